@@ -1,0 +1,678 @@
+//! The validating scanner: one forward pass, no heap, no recursion.
+//!
+//! It checks JSON the way `serde_json::from_slice` checks it on the way into
+//! the rmcp types, in two strengths:
+//!
+//! * **full** (typed fields, `_meta`, `data`, `inputResponses`, every member
+//!   of a content item): grammar, escapes, paired surrogates, UTF-8, number
+//!   range as serde_json computes it, and the 127-container depth limit;
+//! * **syntax** (unknown top-level members, which serde_json skips with
+//!   `ignore_value`): grammar, escape syntax, control characters and number
+//!   grammar only, at any depth.
+//!
+//! Both run one iterative state machine with a fixed bit stack. Syntax checks
+//! of values nested deeper than the stack ([`WINDOW`] levels) take one more
+//! pass over the value per further [`WINDOW`] levels, so the stack stays
+//! bounded (a few hundred bytes) whatever the input's depth.
+
+use crate::error::{BodyError, BodyErrorKind as K};
+
+use super::str::{JsonStr, RawJson};
+
+/// The reference's container limit: serde_json allows 127 open containers,
+/// the outermost included.
+pub(crate) const MAX_DEPTH: usize = 127;
+
+/// Levels of bracket kinds one syntax pass keeps on its bit stack.
+pub(crate) const WINDOW: usize = 1024;
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes that end a run of plain string text: `"`, `\` and controls.
+#[inline]
+const fn special(w: u64) -> u64 {
+    let q = w ^ (LO * b'"' as u64);
+    let b = w ^ (LO * b'\\' as u64);
+    let zq = q.wrapping_sub(LO) & !q;
+    let zb = b.wrapping_sub(LO) & !b;
+    let ctl = w.wrapping_sub(LO * 0x20) & !w;
+    (zq | zb | ctl) & HI
+}
+
+/// A number as serde_json's `parse_integer` classifies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Num {
+    /// A non-negative integer literal that fits `u64`.
+    U64(u64),
+    /// A negative integer literal that fits `i64` (never `-0`).
+    I64(i64),
+    /// Anything else that is in range: a fraction, an exponent, `-0`, or an
+    /// integer too large for the types above.
+    F64,
+}
+
+#[derive(Clone, Copy)]
+enum St {
+    Raw,
+    Value,
+    AfterOpenObj,
+    AfterOpenArr,
+    AfterValue,
+}
+
+/// A cursor over one JSON text.
+pub(crate) struct Scanner<'a> {
+    pub(crate) buf: &'a [u8],
+    pub(crate) pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    pub(crate) const fn new(buf: &'a [u8]) -> Self {
+        Self { buf, pos: 0 }
+    }
+
+    #[inline]
+    pub(crate) fn peek(&self) -> Option<u8> {
+        self.buf.get(self.pos).copied()
+    }
+
+    #[inline]
+    pub(crate) const fn err(&self, kind: K) -> BodyError {
+        BodyError::new(kind, self.pos)
+    }
+
+    /// Skips whitespace and returns the next byte, not consumed.
+    #[inline]
+    pub(crate) fn ws(&mut self) -> Option<u8> {
+        loop {
+            match self.buf.get(self.pos) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                other => return other.copied(),
+            }
+        }
+    }
+
+    /// The error for a missing or wrong byte where `kind` was expected.
+    #[inline]
+    pub(crate) fn expected(&self, kind: K) -> BodyError {
+        if self.pos >= self.buf.len() { self.err(K::Eof) } else { self.err(kind) }
+    }
+
+    /// After the top-level value: only whitespace may follow.
+    pub(crate) fn end(&mut self) -> Result<(), BodyError> {
+        match self.ws() {
+            None => Ok(()),
+            Some(_) => Err(self.err(K::TrailingCharacters)),
+        }
+    }
+
+    // ----- strings -------------------------------------------------------
+
+    /// First `"`, `\` or control byte at or after `at`, or the end; notes
+    /// whether a byte >= 0x80 was passed.
+    #[inline]
+    fn find_special(&self, mut at: usize, non_ascii: &mut bool) -> usize {
+        while let Some(chunk) = self.buf.get(at..at + 8) {
+            let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+            let w = u64::from_le_bytes(word);
+            let m = special(w);
+            if m != 0 {
+                let n = (m.trailing_zeros() / 8) as usize;
+                // Only the bytes before the special one belong to this run.
+                let before = if n == 0 { 0 } else { w & (u64::MAX >> (64 - 8 * n)) };
+                *non_ascii |= before & HI != 0;
+                return at + n;
+            }
+            *non_ascii |= w & HI != 0;
+            at += 8;
+        }
+        while let Some(&c) = self.buf.get(at) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return at;
+            }
+            *non_ascii |= c >= 0x80;
+            at += 1;
+        }
+        at
+    }
+
+    fn hex4(&self, at: usize) -> Result<u16, BodyError> {
+        let Some(digits) = self.buf.get(at..at + 4) else {
+            return Err(BodyError::new(K::Eof, self.buf.len()));
+        };
+        let mut n = 0u16;
+        for (i, &d) in digits.iter().enumerate() {
+            let v = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return Err(BodyError::new(K::InvalidEscape, at + i)),
+            };
+            n = (n << 4) | u16::from(v);
+        }
+        Ok(n)
+    }
+
+    /// `at` is just after a backslash; returns the position after the escape.
+    fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
+        match self.buf.get(at) {
+            None => Err(BodyError::new(K::Eof, at)),
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 1),
+            Some(b'u') => {
+                let n = self.hex4(at + 1)?;
+                let next = at + 5;
+                if !full || !(0xD800..0xE000).contains(&n) {
+                    return Ok(next);
+                }
+                if n >= 0xDC00 {
+                    return Err(BodyError::new(K::LoneSurrogate, at - 1));
+                }
+                match (self.buf.get(next), self.buf.get(next + 1)) {
+                    (Some(b'\\'), Some(b'u')) => {}
+                    (None, _) | (Some(b'\\'), None) => return Err(BodyError::new(K::Eof, self.buf.len())),
+                    _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
+                }
+                let n2 = self.hex4(next + 2)?;
+                if (0xDC00..0xE000).contains(&n2) {
+                    Ok(next + 6)
+                } else {
+                    Err(BodyError::new(K::LoneSurrogate, next))
+                }
+            }
+            Some(_) => Err(BodyError::new(K::InvalidEscape, at)),
+        }
+    }
+
+    /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
+    /// surrogates too, when `full`) and returns its text.
+    pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+        let start = self.pos + 1;
+        let mut at = start;
+        let mut escaped = false;
+        let mut non_ascii = false;
+        loop {
+            at = self.find_special(at, &mut non_ascii);
+            match self.buf.get(at) {
+                None => return Err(BodyError::new(K::Eof, at)),
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    at = self.escape(at + 1, full)?;
+                }
+                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
+            }
+        }
+        let text = self.buf.get(start..at).unwrap_or_default();
+        if full && non_ascii {
+            if let Err(e) = core::str::from_utf8(text) {
+                return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
+            }
+        }
+        self.pos = at + 1;
+        Ok(JsonStr::new(text, escaped))
+    }
+
+    /// Skips a string without checking it (it was checked, or a later pass
+    /// checks it). `pos` is at the opening quote.
+    fn raw_string(&mut self) -> Result<(), BodyError> {
+        let mut at = self.pos + 1;
+        loop {
+            let tail = self.buf.get(at..).unwrap_or_default();
+            match memchr::memchr2(b'"', b'\\', tail) {
+                None => return Err(BodyError::new(K::Eof, self.buf.len())),
+                Some(i) => {
+                    at += i;
+                    if self.buf.get(at) == Some(&b'"') {
+                        self.pos = at + 1;
+                        return Ok(());
+                    }
+                    at += 2;
+                }
+            }
+        }
+    }
+
+    // ----- literals and numbers ----------------------------------------
+
+    fn literal(&mut self, word: &[u8]) -> Result<(), BodyError> {
+        for (i, &expected) in word.iter().enumerate() {
+            match self.buf.get(self.pos + i) {
+                None => return Err(BodyError::new(K::Eof, self.buf.len())),
+                Some(&c) if c == expected => {}
+                Some(_) => return Err(BodyError::new(K::InvalidLiteral, self.pos + i)),
+            }
+        }
+        self.pos += word.len();
+        Ok(())
+    }
+
+    #[inline]
+    fn digit(&self) -> Option<u8> {
+        match self.peek() {
+            Some(c @ b'0'..=b'9') => Some(c - b'0'),
+            _ => None,
+        }
+    }
+
+    fn skip_digits(&mut self) {
+        while self.digit().is_some() {
+            self.pos += 1;
+        }
+    }
+
+    /// Number grammar only (serde_json's `ignore_integer`). `pos` is at `-`
+    /// or a digit.
+    fn skip_number(&mut self) -> Result<(), BodyError> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.pos += 1;
+                if self.digit().is_some() {
+                    return Err(self.err(K::InvalidNumber));
+                }
+            }
+            Some(b'1'..=b'9') => self.skip_digits(),
+            _ => return Err(self.expected(K::InvalidNumber)),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digit().is_none() {
+                return Err(self.expected(K::InvalidNumber));
+            }
+            self.skip_digits();
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digit().is_none() {
+                return Err(self.expected(K::InvalidNumber));
+            }
+            self.skip_digits();
+        }
+        Ok(())
+    }
+
+    /// A number with serde_json's classification and range check
+    /// (`parse_integer` and the float path without `float_roundtrip`).
+    pub(crate) fn number(&mut self) -> Result<Num, BodyError> {
+        let start = self.pos;
+        let positive = if self.peek() == Some(b'-') {
+            self.pos += 1;
+            false
+        } else {
+            true
+        };
+        let mut significand: u64 = match self.peek() {
+            Some(b'0') => {
+                self.pos += 1;
+                if self.digit().is_some() {
+                    return Err(self.err(K::InvalidNumber));
+                }
+                0
+            }
+            Some(c @ b'1'..=b'9') => {
+                self.pos += 1;
+                u64::from(c - b'0')
+            }
+            _ => return Err(self.expected(K::InvalidNumber)),
+        };
+        if significand != 0 {
+            while let Some(d) = self.digit() {
+                let d = u64::from(d);
+                if overflows(significand, d) {
+                    self.long_integer(start, positive, significand)?;
+                    return Ok(Num::F64);
+                }
+                self.pos += 1;
+                significand = significand * 10 + d;
+            }
+        }
+        match self.peek() {
+            Some(b'.') => {
+                self.decimal(start, positive, significand, 0)?;
+                Ok(Num::F64)
+            }
+            Some(b'e' | b'E') => {
+                self.exponent(start, positive, significand, 0)?;
+                Ok(Num::F64)
+            }
+            _ if positive => Ok(Num::U64(significand)),
+            _ => {
+                // Reinterpreting the bits is serde_json's own test for `-0`
+                // and for magnitudes beyond i64.
+                #[allow(clippy::cast_possible_wrap)]
+                let neg = (significand as i64).wrapping_neg();
+                Ok(if neg >= 0 { Num::F64 } else { Num::I64(neg) })
+            }
+        }
+    }
+
+    fn long_integer(&mut self, start: usize, positive: bool, significand: u64) -> Result<(), BodyError> {
+        let mut exponent: i32 = 0;
+        loop {
+            match self.peek() {
+                Some(b'0'..=b'9') => {
+                    self.pos += 1;
+                    exponent = exponent.wrapping_add(1);
+                }
+                Some(b'.') => return self.decimal(start, positive, significand, exponent),
+                Some(b'e' | b'E') => return self.exponent(start, positive, significand, exponent),
+                _ => return f64_from_parts(significand, exponent, start),
+            }
+        }
+    }
+
+    fn decimal(&mut self, start: usize, positive: bool, mut significand: u64, before: i32) -> Result<(), BodyError> {
+        self.pos += 1; // '.'
+        let mut after: i32 = 0;
+        while let Some(d) = self.digit() {
+            let d = u64::from(d);
+            if overflows(significand, d) {
+                let exponent = before.wrapping_add(after);
+                self.skip_digits();
+                return match self.peek() {
+                    Some(b'e' | b'E') => self.exponent(start, positive, significand, exponent),
+                    _ => f64_from_parts(significand, exponent, start),
+                };
+            }
+            self.pos += 1;
+            significand = significand * 10 + d;
+            after = after.wrapping_sub(1);
+        }
+        if after == 0 {
+            return Err(self.expected(K::InvalidNumber));
+        }
+        let exponent = before.wrapping_add(after);
+        match self.peek() {
+            Some(b'e' | b'E') => self.exponent(start, positive, significand, exponent),
+            _ => f64_from_parts(significand, exponent, start),
+        }
+    }
+
+    fn exponent(&mut self, start: usize, _positive: bool, significand: u64, starting: i32) -> Result<(), BodyError> {
+        self.pos += 1; // 'e' | 'E'
+        let positive_exp = match self.peek() {
+            Some(b'+') => {
+                self.pos += 1;
+                true
+            }
+            Some(b'-') => {
+                self.pos += 1;
+                false
+            }
+            _ => true,
+        };
+        let Some(first) = self.digit() else {
+            return Err(self.expected(K::InvalidNumber));
+        };
+        self.pos += 1;
+        let mut exp = i32::from(first);
+        while let Some(d) = self.digit() {
+            self.pos += 1;
+            let d = i32::from(d);
+            if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
+                if significand != 0 && positive_exp {
+                    return Err(BodyError::new(K::NumberOutOfRange, start));
+                }
+                self.skip_digits();
+                return Ok(());
+            }
+            exp = exp * 10 + d;
+        }
+        let exponent = if positive_exp { starting.saturating_add(exp) } else { starting.saturating_sub(exp) };
+        f64_from_parts(significand, exponent, start)
+    }
+
+    // ----- values --------------------------------------------------------
+
+    /// Validates one value fully, the way serde_json parses a `Value`, with
+    /// `open` containers already open around it.
+    pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
+        let start = self.pos;
+        self.machine::<true>(0, open)?;
+        Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()))
+    }
+
+    /// Checks one ignored value's syntax, at any depth.
+    pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
+        let start = self.pos;
+        let deepest = self.machine::<false>(0, 0)?;
+        let end = self.pos;
+        let mut lo = WINDOW;
+        while deepest > lo {
+            self.pos = start;
+            self.machine::<false>(lo, 0)?;
+            lo += WINDOW;
+        }
+        self.pos = end;
+        Ok(())
+    }
+
+    /// Skips a container whose contents a later pass checks, counting
+    /// brackets only. `pos` is at its opening bracket; returns its depth.
+    fn raw_container(&mut self) -> Result<usize, BodyError> {
+        let mut rel = 0usize;
+        let mut deepest = 0usize;
+        loop {
+            match self.peek() {
+                None => return Err(self.err(K::Eof)),
+                Some(b'"') => self.raw_string()?,
+                Some(b'[' | b'{') => {
+                    self.pos += 1;
+                    rel += 1;
+                    deepest = deepest.max(rel);
+                }
+                Some(b']' | b'}') => {
+                    self.pos += 1;
+                    rel -= 1;
+                    if rel == 0 {
+                        return Ok(deepest);
+                    }
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// The value state machine. `FULL` selects full checks with the depth
+    /// limit (`open` containers already open); otherwise syntax checks of the
+    /// containers at levels `lo+1 ..= lo+WINDOW` of this value, the others
+    /// only counted. Returns the deepest level reached.
+    fn machine<const FULL: bool>(&mut self, lo: usize, open: usize) -> Result<usize, BodyError> {
+        let mut stack = [0u64; WINDOW / 64];
+        let mut depth = 0usize;
+        let mut deepest = 0usize;
+        let mut st = if lo == 0 { St::Value } else { St::Raw };
+        let is_obj = |stack: &[u64; WINDOW / 64], level: usize| {
+            let i = level - lo - 1;
+            stack.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+        };
+        loop {
+            match st {
+                St::Raw => match self.peek() {
+                    None => return Err(self.err(K::Eof)),
+                    Some(b'"') => self.raw_string()?,
+                    Some(c @ (b'[' | b'{')) => {
+                        self.pos += 1;
+                        depth += 1;
+                        if depth == lo + 1 {
+                            set_bit(&mut stack, 0, c == b'{');
+                            st = if c == b'{' { St::AfterOpenObj } else { St::AfterOpenArr };
+                        }
+                    }
+                    Some(b']' | b'}') => {
+                        self.pos += 1;
+                        depth -= 1;
+                        if depth == 0 {
+                            return Ok(deepest);
+                        }
+                    }
+                    Some(_) => self.pos += 1,
+                },
+                St::Value => {
+                    match self.ws() {
+                        Some(c @ (b'[' | b'{')) => {
+                            if FULL && open + depth + 1 > MAX_DEPTH {
+                                return Err(self.err(K::RecursionLimitExceeded));
+                            }
+                            if !FULL && depth == lo + WINDOW {
+                                let d = self.raw_container()?;
+                                deepest = deepest.max(depth + d);
+                                st = St::AfterValue;
+                                continue;
+                            }
+                            self.pos += 1;
+                            depth += 1;
+                            deepest = deepest.max(depth);
+                            set_bit(&mut stack, depth - lo - 1, c == b'{');
+                            st = if c == b'{' { St::AfterOpenObj } else { St::AfterOpenArr };
+                            continue;
+                        }
+                        Some(b'"') => {
+                            self.string(FULL)?;
+                        }
+                        Some(b'-' | b'0'..=b'9') => {
+                            if FULL {
+                                self.number()?;
+                            } else {
+                                self.skip_number()?;
+                            }
+                        }
+                        Some(b't') => self.literal(b"true")?,
+                        Some(b'f') => self.literal(b"false")?,
+                        Some(b'n') => self.literal(b"null")?,
+                        Some(_) => return Err(self.err(K::ExpectedValue)),
+                        None => return Err(self.err(K::Eof)),
+                    }
+                    st = St::AfterValue;
+                }
+                St::AfterOpenObj => match self.ws() {
+                    Some(b'}') => {
+                        self.pos += 1;
+                        depth -= 1;
+                        st = St::AfterValue;
+                    }
+                    Some(b'"') => {
+                        self.key::<FULL>()?;
+                        st = St::Value;
+                    }
+                    _ => return Err(self.expected(K::KeyMustBeString)),
+                },
+                St::AfterOpenArr => {
+                    if self.ws() == Some(b']') {
+                        self.pos += 1;
+                        depth -= 1;
+                        st = St::AfterValue;
+                    } else {
+                        st = St::Value;
+                    }
+                }
+                St::AfterValue => {
+                    if depth == lo {
+                        if lo == 0 {
+                            return Ok(deepest);
+                        }
+                        st = St::Raw;
+                        continue;
+                    }
+                    let obj = is_obj(&stack, depth);
+                    match self.ws() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            if obj {
+                                match self.ws() {
+                                    Some(b'"') => self.key::<FULL>()?,
+                                    Some(b'}') => return Err(self.err(K::TrailingComma)),
+                                    _ => return Err(self.expected(K::KeyMustBeString)),
+                                }
+                            } else if self.ws() == Some(b']') {
+                                return Err(self.err(K::TrailingComma));
+                            }
+                            st = St::Value;
+                        }
+                        Some(b']') if !obj => {
+                            self.pos += 1;
+                            depth -= 1;
+                        }
+                        Some(b'}') if obj => {
+                            self.pos += 1;
+                            depth -= 1;
+                        }
+                        Some(b']' | b'}') => return Err(self.err(K::MismatchedBracket)),
+                        None => return Err(self.err(K::Eof)),
+                        Some(_) if obj => return Err(self.err(K::ExpectedCommaOrEndOfObject)),
+                        Some(_) => return Err(self.err(K::ExpectedCommaOrEndOfArray)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// `pos` is at a key's opening quote: checks the key and the colon.
+    fn key<const FULL: bool>(&mut self) -> Result<(), BodyError> {
+        self.string(FULL)?;
+        self.colon()
+    }
+
+    /// Expects `:` (after whitespace) and consumes it.
+    pub(crate) fn colon(&mut self) -> Result<(), BodyError> {
+        match self.ws() {
+            Some(b':') => {
+                self.pos += 1;
+                Ok(())
+            }
+            _ => Err(self.expected(K::ExpectedColon)),
+        }
+    }
+}
+
+fn set_bit(stack: &mut [u64; WINDOW / 64], i: usize, on: bool) {
+    if let Some(w) = stack.get_mut(i / 64) {
+        let mask = 1u64 << (i % 64);
+        if on { *w |= mask } else { *w &= !mask }
+    }
+}
+
+/// serde_json's `overflow!(significand * 10 + digit, u64::MAX)`.
+#[inline]
+const fn overflows(significand: u64, digit: u64) -> bool {
+    significand >= u64::MAX / 10 && (significand > u64::MAX / 10 || digit > u64::MAX % 10)
+}
+
+/// serde_json's `f64_from_parts` (without `float_roundtrip`), reduced to the
+/// question it can fail on: is the number out of `f64` range?
+fn f64_from_parts(significand: u64, mut exponent: i32, start: usize) -> Result<(), BodyError> {
+    #[allow(clippy::cast_precision_loss)]
+    let mut f = significand as f64;
+    loop {
+        match POW10.get(exponent.unsigned_abs() as usize) {
+            Some(&pow) => {
+                if exponent >= 0 {
+                    f *= pow;
+                    if f.is_infinite() {
+                        return Err(BodyError::new(K::NumberOutOfRange, start));
+                    }
+                }
+                return Ok(());
+            }
+            None => {
+                if f == 0.0 {
+                    return Ok(());
+                }
+                if exponent >= 0 {
+                    return Err(BodyError::new(K::NumberOutOfRange, start));
+                }
+                f /= 1e308;
+                exponent += 308;
+            }
+        }
+    }
+}
+
+#[rustfmt::skip]
+const POW10: [f64; 309] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31, 1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38, 1e39, 1e40, 1e41, 1e42, 1e43, 1e44, 1e45, 1e46, 1e47, 1e48, 1e49, 1e50, 1e51, 1e52, 1e53, 1e54, 1e55, 1e56, 1e57, 1e58, 1e59, 1e60, 1e61, 1e62, 1e63, 1e64, 1e65, 1e66, 1e67, 1e68, 1e69, 1e70, 1e71, 1e72, 1e73, 1e74, 1e75, 1e76, 1e77, 1e78, 1e79, 1e80, 1e81, 1e82, 1e83, 1e84, 1e85, 1e86, 1e87, 1e88, 1e89, 1e90, 1e91, 1e92, 1e93, 1e94, 1e95, 1e96, 1e97, 1e98, 1e99, 1e100, 1e101, 1e102, 1e103, 1e104, 1e105, 1e106, 1e107, 1e108, 1e109, 1e110, 1e111, 1e112, 1e113, 1e114, 1e115, 1e116, 1e117, 1e118, 1e119, 1e120, 1e121, 1e122, 1e123, 1e124, 1e125, 1e126, 1e127, 1e128, 1e129, 1e130, 1e131, 1e132, 1e133, 1e134, 1e135, 1e136, 1e137, 1e138, 1e139, 1e140, 1e141, 1e142, 1e143, 1e144, 1e145, 1e146, 1e147, 1e148, 1e149, 1e150, 1e151, 1e152, 1e153, 1e154, 1e155, 1e156, 1e157, 1e158, 1e159, 1e160, 1e161, 1e162, 1e163, 1e164, 1e165, 1e166, 1e167, 1e168, 1e169, 1e170, 1e171, 1e172, 1e173, 1e174, 1e175, 1e176, 1e177, 1e178, 1e179, 1e180, 1e181, 1e182, 1e183, 1e184, 1e185, 1e186, 1e187, 1e188, 1e189, 1e190, 1e191, 1e192, 1e193, 1e194, 1e195, 1e196, 1e197, 1e198, 1e199, 1e200, 1e201, 1e202, 1e203, 1e204, 1e205, 1e206, 1e207, 1e208, 1e209, 1e210, 1e211, 1e212, 1e213, 1e214, 1e215, 1e216, 1e217, 1e218, 1e219, 1e220, 1e221, 1e222, 1e223, 1e224, 1e225, 1e226, 1e227, 1e228, 1e229, 1e230, 1e231, 1e232, 1e233, 1e234, 1e235, 1e236, 1e237, 1e238, 1e239, 1e240, 1e241, 1e242, 1e243, 1e244, 1e245, 1e246, 1e247, 1e248, 1e249, 1e250, 1e251, 1e252, 1e253, 1e254, 1e255, 1e256, 1e257, 1e258, 1e259, 1e260, 1e261, 1e262, 1e263, 1e264, 1e265, 1e266, 1e267, 1e268, 1e269, 1e270, 1e271, 1e272, 1e273, 1e274, 1e275, 1e276, 1e277, 1e278, 1e279, 1e280, 1e281, 1e282, 1e283, 1e284, 1e285, 1e286, 1e287, 1e288, 1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299, 1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308];

@@ -1,0 +1,391 @@
+//! [`JsonStr`]: a JSON string still in its escaped form, and [`RawJson`]: a
+//! slice of validated JSON that the codec does not interpret.
+
+use core::fmt;
+
+use super::skip;
+
+/// A JSON string as it stands in the input: the bytes between the quotes,
+/// escapes and all.
+///
+/// Only [`Frame::decode`](crate::Frame::decode) and
+/// [`RequestView::decode`](crate::RequestView::decode) make one, and only over
+/// text they have checked the way the reference checks a typed string: valid
+/// UTF-8, valid escapes, paired surrogates. So no method here can fail on the
+/// text itself; the only failure is a caller's buffer that is too small.
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let req = RequestView::decode(br#"{"uri":"docs://caf\u00e9"}"#)?;
+/// let uri = req.uri();
+/// assert_eq!(uri.as_str(), None); // it has an escape: no borrowed &str
+/// assert!(uri == "docs://café"); // compared without unescaping
+/// let mut buf = [0u8; 32];
+/// assert_eq!(uri.unescape_into(&mut buf)?, "docs://café");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JsonStr<'a> {
+    raw: &'a [u8],
+    escaped: bool,
+}
+
+/// The caller's buffer was too small for the unescaped or decoded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CapacityError {
+    /// How many bytes the whole output needs.
+    pub needed: usize,
+    /// How many bytes the buffer had.
+    pub available: usize,
+}
+
+impl fmt::Display for CapacityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "buffer too small: {} bytes needed, {} available", self.needed, self.available)
+    }
+}
+
+impl core::error::Error for CapacityError {}
+
+impl<'a> JsonStr<'a> {
+    /// Wraps validated string text (the bytes between the quotes).
+    pub(crate) const fn new(raw: &'a [u8], escaped: bool) -> Self {
+        Self { raw, escaped }
+    }
+
+    /// The text between the quotes, exactly as in the input (escapes kept).
+    #[must_use]
+    pub const fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// Whether the text holds at least one backslash escape.
+    #[must_use]
+    pub const fn is_escaped(&self) -> bool {
+        self.escaped
+    }
+
+    /// The string as a borrowed `&str`, when it has no escapes; `None` when it
+    /// has (use [`unescape_into`](Self::unescape_into) or [`chars`](Self::chars)).
+    #[must_use]
+    pub fn as_str(&self) -> Option<&'a str> {
+        if self.escaped { None } else { core::str::from_utf8(self.raw).ok() }
+    }
+
+    /// The length in bytes of the unescaped string.
+    #[must_use]
+    pub fn unescaped_len(&self) -> usize {
+        if !self.escaped {
+            return self.raw.len();
+        }
+        self.fragments().map(|f| f.len()).sum()
+    }
+
+    /// Whether the unescaped string is empty.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+
+    /// Unescapes into `buf` and returns the text written, as `&str`.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] when `buf` is shorter than
+    /// [`unescaped_len`](Self::unescaped_len); nothing useful is left in `buf`.
+    pub fn unescape_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b str, CapacityError> {
+        let available = buf.len();
+        let mut at = 0usize;
+        for fragment in self.fragments() {
+            let mut tmp = [0u8; 4];
+            let bytes = match fragment {
+                Fragment::Str(s) => s.as_bytes(),
+                Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
+            };
+            let end = at + bytes.len();
+            match buf.get_mut(at..end) {
+                Some(dst) => dst.copy_from_slice(bytes),
+                None => return Err(CapacityError { needed: self.unescaped_len(), available }),
+            }
+            at = end;
+        }
+        let written = buf.get(..at).unwrap_or_default();
+        // The fragments are whole UTF-8 sequences, so this cannot fail.
+        core::str::from_utf8(written).map_err(|_| CapacityError { needed: at, available })
+    }
+
+    /// Unescapes into a fixed-capacity `heapless::String`.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] when the unescaped text is longer than `N` bytes.
+    pub fn to_heapless<const N: usize>(&self) -> Result<heapless::String<N>, CapacityError> {
+        let mut out = heapless::String::new();
+        for fragment in self.fragments() {
+            let ok = match fragment {
+                Fragment::Str(s) => out.push_str(s).is_ok(),
+                Fragment::Char(c) => out.push(c).is_ok(),
+            };
+            if !ok {
+                return Err(CapacityError { needed: self.unescaped_len(), available: N });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The unescaped characters, one by one.
+    #[must_use]
+    pub fn chars(&self) -> Chars<'a> {
+        Chars { fragments: self.fragments(), current: "".chars() }
+    }
+
+    /// The unescaped string as a sequence of borrowed runs and single escaped
+    /// characters, without copying.
+    #[must_use]
+    pub fn fragments(&self) -> Fragments<'a> {
+        Fragments { rest: self.raw }
+    }
+}
+
+impl PartialEq<str> for JsonStr<'_> {
+    fn eq(&self, other: &str) -> bool {
+        if !self.escaped {
+            return self.raw == other.as_bytes();
+        }
+        let mut rest = other.as_bytes();
+        for fragment in self.fragments() {
+            let mut tmp = [0u8; 4];
+            let bytes = match fragment {
+                Fragment::Str(s) => s.as_bytes(),
+                Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
+            };
+            match rest.strip_prefix(bytes) {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
+}
+
+impl PartialEq<&str> for JsonStr<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<JsonStr<'_>> for str {
+    fn eq(&self, other: &JsonStr<'_>) -> bool {
+        *other == *self
+    }
+}
+
+impl PartialEq<JsonStr<'_>> for &str {
+    fn eq(&self, other: &JsonStr<'_>) -> bool {
+        *other == **self
+    }
+}
+
+impl fmt::Debug for JsonStr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"")?;
+        for c in self.chars() {
+            fmt::Display::fmt(&c.escape_debug(), f)?;
+        }
+        f.write_str("\"")
+    }
+}
+
+impl fmt::Display for JsonStr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for fragment in self.fragments() {
+            match fragment {
+                Fragment::Str(s) => f.write_str(s)?,
+                Fragment::Char(c) => fmt::Write::write_char(f, c)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One piece of an unescaped [`JsonStr`]: a run of text as it stands in the
+/// input, or one character an escape stood for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fragment<'a> {
+    /// A run with no escapes, borrowed from the input.
+    Str(&'a str),
+    /// The character of one escape (`\n`, `\u00e9`, a surrogate pair).
+    Char(char),
+}
+
+impl Fragment<'_> {
+    /// Length in bytes of the fragment's UTF-8.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        match self {
+            Self::Str(s) => s.len(),
+            Self::Char(c) => c.len_utf8(),
+        }
+    }
+
+    /// Whether the fragment is an empty run.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Iterator over the [`Fragment`]s of a [`JsonStr`].
+#[derive(Debug, Clone)]
+pub struct Fragments<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Fragments<'a> {
+    type Item = Fragment<'a>;
+
+    fn next(&mut self) -> Option<Fragment<'a>> {
+        let (&first, tail) = self.rest.split_first()?;
+        if first != b'\\' {
+            let run = memchr::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
+            let (text, rest) = self.rest.split_at(run);
+            self.rest = rest;
+            // Validated UTF-8; runs end before a backslash, which is ASCII.
+            return Some(Fragment::Str(core::str::from_utf8(text).unwrap_or("\u{fffd}")));
+        }
+        let (c, rest) = skip::decode_escape(tail);
+        self.rest = rest;
+        Some(Fragment::Char(c))
+    }
+}
+
+/// Iterator over the unescaped characters of a [`JsonStr`].
+#[derive(Debug, Clone)]
+pub struct Chars<'a> {
+    fragments: Fragments<'a>,
+    current: core::str::Chars<'a>,
+}
+
+impl Iterator for Chars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        loop {
+            if let Some(c) = self.current.next() {
+                return Some(c);
+            }
+            match self.fragments.next()? {
+                Fragment::Str(s) => self.current = s.chars(),
+                Fragment::Char(c) => return Some(c),
+            }
+        }
+    }
+}
+
+/// A JSON value that the codec does not interpret (`_meta`, `data`,
+/// `inputResponses`), as a slice of the input.
+///
+/// The slice is exactly the value's text, without surrounding whitespace, and
+/// it has been validated as the reference validates a `serde_json::Value` in
+/// that place (UTF-8, escapes, surrogates, number range, depth).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RawJson<'a> {
+    raw: &'a [u8],
+}
+
+impl<'a> RawJson<'a> {
+    /// Wraps a validated JSON value.
+    pub(crate) const fn new(raw: &'a [u8]) -> Self {
+        Self { raw }
+    }
+
+    /// The value's JSON text.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// The value's JSON text as `&str` (always valid UTF-8 after validation;
+    /// `None` is never returned for values the decoder produced).
+    #[must_use]
+    pub fn as_str(&self) -> Option<&'a str> {
+        core::str::from_utf8(self.raw).ok()
+    }
+
+    /// Whether the value is an object (`{…}`).
+    #[must_use]
+    pub fn is_object(&self) -> bool {
+        self.raw.first() == Some(&b'{')
+    }
+
+    /// Whether the value is `null`.
+    #[must_use]
+    pub fn is_null(&self) -> bool {
+        self.raw == b"null"
+    }
+
+    /// The members of an object value, lazily, in input order (duplicates
+    /// included: the reference keeps the last one). Empty for other values.
+    #[must_use]
+    pub fn members(&self) -> Members<'a> {
+        let rest = match self.raw.split_first() {
+            Some((b'{', rest)) => rest,
+            _ => &[],
+        };
+        Members { rest }
+    }
+
+    /// The last member named `key` of an object value (the one the reference
+    /// keeps), compared after unescaping.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<RawJson<'a>> {
+        self.members().filter(|(k, _)| *k == key).last().map(|(_, v)| v)
+    }
+
+    /// Deserializes the value into a caller's type with `serde-json-core`,
+    /// without a heap (typed access to `_meta` or `data`).
+    ///
+    /// `serde-json-core` is not the reference: it borrows `&str` fields with
+    /// escapes left in, and has its own number handling. Use `JsonStr` through
+    /// [`members`](Self::members) where exact string values matter.
+    ///
+    /// # Errors
+    ///
+    /// The `serde-json-core` error when the value does not fit `T`.
+    pub fn deserialize<T: serde::Deserialize<'a>>(&self) -> Result<T, serde_json_core::de::Error> {
+        serde_json_core::from_slice(self.raw).map(|(value, _)| value)
+    }
+}
+
+impl fmt::Debug for RawJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_str() {
+            Some(s) => f.write_str(s),
+            None => write!(f, "{:?}", self.raw),
+        }
+    }
+}
+
+impl fmt::Display for RawJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// Iterator over the members of an object [`RawJson`]: `(key, value)`.
+#[derive(Debug, Clone)]
+pub struct Members<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (JsonStr<'a>, RawJson<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value, rest) = skip::next_member(self.rest)?;
+        self.rest = rest;
+        Some((key, value))
+    }
+}

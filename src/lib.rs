@@ -1,0 +1,72 @@
+//! A `no_std`, zero-copy, allocation-free codec for MCP read-resource relay
+//! frames, equivalent to `serde_json` + `rmcp`.
+//!
+//! A response frame is one tag byte (`0` result, `1` error) followed by the
+//! JSON of rmcp's `ReadResourceResult` or `ErrorData`; a request is the JSON
+//! of `ReadResourceRequestParams`. This crate checks, inspects and forwards
+//! them without a heap.
+//!
+//! # Layers
+//!
+//! 1. **Split**: [`Frame::split`] gives the tag and the JSON slice in O(1).
+//! 2. **Validate**: [`Frame::decode`] and [`RequestView::decode`] check the
+//!    JSON in one pass with a bounded stack, accepting exactly what the
+//!    reference decoder (`serde_json::from_slice` into the rmcp types)
+//!    accepts, and report a [`BodyError`] with a byte offset otherwise.
+//! 3. **Views**: [`ResultView`], [`Content`], [`ErrorView`], [`RequestView`]
+//!    read the validated JSON lazily. Strings are [`JsonStr`] (escaped text,
+//!    unescaped on demand into a caller's buffer); values the codec does not
+//!    interpret are [`RawJson`].
+//!
+//! **Contract**: once `decode` returned `Ok`, no view accessor fails or
+//! panics. The only fallible calls on views take a caller's buffer (which may
+//! be too small) or decode base64 (which the reference never checks).
+//!
+//! # Example
+//!
+//! ```
+//! use diverge_frame::{Body, Frame};
+//!
+//! let bytes = b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"mimeType\":\"text/plain\",\"text\":\"caf\\u00e9\\n\"}]}";
+//! match Frame::decode(bytes)? {
+//!     Frame::Result(result) => {
+//!         for item in result.contents() {
+//!             assert!(item.uri() == "docs://a");
+//!             let Body::Text(text) = item.body() else { unreachable!() };
+//!             let mut buf = [0u8; 64];
+//!             assert_eq!(text.unescape_into(&mut buf).unwrap(), "café\n");
+//!         }
+//!     }
+//!     Frame::Error(error) => println!("error {}: {}", error.code(), error.message()),
+//! }
+//! # Ok::<(), diverge_frame::FrameError>(())
+//! ```
+//!
+//! # Features
+//!
+//! * `defmt`: `defmt::Format` for the public types a firmware logs.
+//!
+//! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod blob;
+mod error;
+mod frame;
+mod json;
+mod view;
+
+pub use blob::Base64Error;
+pub use error::{BodyError, BodyErrorKind, FrameError};
+pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
+pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
+pub use view::error::ErrorView;
+pub use view::request::RequestView;
+pub use view::result::{Body, CacheScope, Content, Contents, ResultView};
+
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

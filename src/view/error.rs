@@ -1,0 +1,99 @@
+//! [`ErrorView`]: the body of an error frame, rmcp's `ErrorData`.
+
+use core::fmt;
+
+use super::{TOP, walk_struct};
+use crate::error::{BodyError, BodyErrorKind as K};
+use crate::json::scan::{Num, Scanner};
+use crate::json::str::{JsonStr, RawJson};
+
+/// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ErrorView<'a> {
+    json: &'a [u8],
+    code: i32,
+    message: JsonStr<'a>,
+    data: Option<RawJson<'a>>,
+}
+
+const FIELDS: [&str; 3] = ["code", "message", "data"];
+
+impl<'a> ErrorView<'a> {
+    /// Validates error JSON exactly as `serde_json::from_slice::<rmcp::ErrorData>`.
+    pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        let mut s = Scanner::new(json);
+        let mut code = None;
+        let mut message = None;
+        let mut data = None;
+        walk_struct(&mut s, FIELDS, |s, i| {
+            match i {
+                0 => code = Some(s.i32_field()?),
+                1 => message = Some(s.req_string()?),
+                _ => data = s.opt_value(TOP)?,
+            }
+            Ok(())
+        })?;
+        let (Some(code), Some(message)) = (code, message) else {
+            return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
+        };
+        s.end()?;
+        Ok(Self { json, code, message, data })
+    }
+
+    /// The JSON-RPC error code.
+    #[must_use]
+    pub const fn code(&self) -> i32 {
+        self.code
+    }
+
+    /// The error message.
+    #[must_use]
+    pub const fn message(&self) -> JsonStr<'a> {
+        self.message
+    }
+
+    /// The error's `data`, if present and not `null` (the reference reads
+    /// `"data": null` as absent).
+    #[must_use]
+    pub const fn data(&self) -> Option<RawJson<'a>> {
+        self.data
+    }
+
+    /// The error's JSON (the frame without its tag byte).
+    #[must_use]
+    pub const fn json(&self) -> &'a [u8] {
+        self.json
+    }
+}
+
+impl Scanner<'_> {
+    /// `code`: a JSON integer literal in `i32` (serde_json's `deserialize_i32`).
+    fn i32_field(&mut self) -> Result<i32, BodyError> {
+        let at = self.pos;
+        match self.ws() {
+            Some(b'-' | b'0'..=b'9') => {}
+            _ => return Err(self.expected(K::InvalidType)),
+        }
+        match self.number()? {
+            Num::U64(v) => i32::try_from(v).map_err(|_| BodyError::new(K::IntegerOutOfRange, at)),
+            Num::I64(v) => i32::try_from(v).map_err(|_| BodyError::new(K::IntegerOutOfRange, at)),
+            Num::F64 => Err(BodyError::new(K::InvalidType, at)),
+        }
+    }
+}
+
+impl fmt::Debug for ErrorView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ErrorView")
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .field("data", &self.data)
+            .finish()
+    }
+}
+
+impl fmt::Display for ErrorView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error {}: {}", self.code, self.message)
+    }
+}

@@ -1,0 +1,111 @@
+//! [`RequestView`]: the ask, the JSON of rmcp's `ReadResourceRequestParams`.
+
+use core::fmt;
+
+use super::{TOP, walk_struct};
+use crate::error::{BodyError, BodyErrorKind as K};
+use crate::json::scan::Scanner;
+use crate::json::str::{JsonStr, RawJson};
+
+/// A validated read-resource request: `{"uri": …, "_meta"?: …}` plus the
+/// draft `inputResponses` / `requestState` fields.
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let req = RequestView::decode(br#"{"_meta":{"progressToken":7},"uri":"docs://readme"}"#)?;
+/// assert_eq!(req.uri().as_str(), Some("docs://readme"));
+/// assert_eq!(req.meta().map(|m| m.as_bytes()), Some(&br#"{"progressToken":7}"#[..]));
+/// assert!(req.request_state().is_none());
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct RequestView<'a> {
+    json: &'a [u8],
+    uri: JsonStr<'a>,
+    meta: Option<RawJson<'a>>,
+    input_responses: Option<RawJson<'a>>,
+    request_state: Option<JsonStr<'a>>,
+}
+
+/// Field names in serde's positional order.
+const FIELDS: [&str; 4] = ["_meta", "uri", "inputResponses", "requestState"];
+
+impl<'a> RequestView<'a> {
+    /// Validates request JSON exactly as
+    /// `serde_json::from_slice::<rmcp::model::ReadResourceRequestParams>` does,
+    /// without allocating.
+    ///
+    /// # Errors
+    ///
+    /// [`BodyError`] with the offset of the first defect, for every input
+    /// the reference rejects (and no other).
+    pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        let mut s = Scanner::new(json);
+        let mut uri = None;
+        let mut meta = None;
+        let mut input_responses = None;
+        let mut request_state = None;
+        walk_struct(&mut s, FIELDS, |s, i| {
+            match i {
+                0 => meta = s.opt_object(TOP)?,
+                1 => uri = Some(s.req_string()?),
+                2 => input_responses = s.opt_object(TOP)?,
+                _ => request_state = s.opt_string()?,
+            }
+            Ok(())
+        })?;
+        let Some(uri) = uri else {
+            return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
+        };
+        s.end()?;
+        Ok(Self { json, uri, meta, input_responses, request_state })
+    }
+
+    /// The resource's URI.
+    #[must_use]
+    pub const fn uri(&self) -> JsonStr<'a> {
+        self.uri
+    }
+
+    /// The request's `_meta` object, if present and not `null`.
+    #[must_use]
+    pub const fn meta(&self) -> Option<RawJson<'a>> {
+        self.meta
+    }
+
+    /// The draft `inputResponses` object, if present and not `null`.
+    #[must_use]
+    pub const fn input_responses(&self) -> Option<RawJson<'a>> {
+        self.input_responses
+    }
+
+    /// The draft `requestState` string, if present and not `null`.
+    #[must_use]
+    pub const fn request_state(&self) -> Option<JsonStr<'a>> {
+        self.request_state
+    }
+
+    /// The whole request JSON, as decoded.
+    #[must_use]
+    pub const fn json(&self) -> &'a [u8] {
+        self.json
+    }
+}
+
+impl fmt::Debug for RequestView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RequestView")
+            .field("uri", &self.uri)
+            .field("meta", &self.meta)
+            .field("input_responses", &self.input_responses)
+            .field("request_state", &self.request_state)
+            .finish()
+    }
+}
+
+impl fmt::Display for RequestView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "read-resource request for {} ({} bytes)", self.uri, self.json.len())
+    }
+}

@@ -1,0 +1,462 @@
+//! [`ResultView`] and its [`Content`] items: the body of a result frame,
+//! rmcp's `ReadResourceResult`.
+
+use core::fmt;
+use core::iter::FusedIterator;
+
+use super::{TOP, object, walk_struct};
+use crate::error::{BodyError, BodyErrorKind as K};
+use crate::json::scan::{Num, Scanner};
+use crate::json::skip;
+use crate::json::str::{JsonStr, RawJson};
+
+/// Who may cache a result (`cacheScope`, SEP-2549).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum CacheScope {
+    /// `"public"`: any client or intermediary may cache it.
+    Public,
+    /// `"private"`: only the requesting user's client may cache it.
+    Private,
+}
+
+impl CacheScope {
+    /// The wire name: `"public"` or `"private"`.
+    #[must_use]
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Self::Public => "public",
+            Self::Private => "private",
+        }
+    }
+}
+
+/// A validated read-resource result:
+/// `{"resultType"?, "ttlMs"?, "cacheScope"?, "contents": […], "_meta"?}`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ResultView<'a> {
+    json: &'a [u8],
+    contents: &'a [u8],
+    len: usize,
+    meta: Option<RawJson<'a>>,
+    result_type: Option<JsonStr<'a>>,
+    ttl_ms: Option<u64>,
+    cache_scope: Option<CacheScope>,
+}
+
+const FIELDS: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
+
+/// Open containers around a content item's members: the result, the
+/// `contents` array and the item itself.
+const ITEM: usize = 3;
+
+impl<'a> ResultView<'a> {
+    /// Validates result JSON exactly as
+    /// `serde_json::from_slice::<rmcp::model::ReadResourceResult>`.
+    pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        let mut s = Scanner::new(json);
+        let mut contents = None;
+        let mut meta = None;
+        let mut result_type = None;
+        let mut ttl_ms = None;
+        let mut cache_scope = None;
+        walk_struct(&mut s, FIELDS, |s, i| {
+            match i {
+                0 => result_type = s.opt_string()?,
+                1 => ttl_ms = s.ttl_field()?,
+                2 => cache_scope = s.cache_scope_field()?,
+                3 => contents = Some(s.contents_field()?),
+                _ => meta = s.opt_object(TOP)?,
+            }
+            Ok(())
+        })?;
+        let Some((contents, len)) = contents else {
+            return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
+        };
+        s.end()?;
+        Ok(Self { json, contents, len, meta, result_type, ttl_ms, cache_scope })
+    }
+
+    /// The content items, in order.
+    #[must_use]
+    pub fn contents(&self) -> Contents<'a> {
+        Contents { rest: self.contents.get(1..).unwrap_or_default(), left: self.len }
+    }
+
+    /// The result's `_meta` object, if present and not `null`.
+    #[must_use]
+    pub const fn meta(&self) -> Option<RawJson<'a>> {
+        self.meta
+    }
+
+    /// `resultType` (any string; absent or `null` is `None`, which clients
+    /// treat as `"complete"`).
+    #[must_use]
+    pub const fn result_type(&self) -> Option<JsonStr<'a>> {
+        self.result_type
+    }
+
+    /// `ttlMs`, with a negative value clamped to 0 as the reference does.
+    #[must_use]
+    pub const fn ttl_ms(&self) -> Option<u64> {
+        self.ttl_ms
+    }
+
+    /// `cacheScope`; `null` and `""` read as absent, as in the reference.
+    #[must_use]
+    pub const fn cache_scope(&self) -> Option<CacheScope> {
+        self.cache_scope
+    }
+
+    /// The result's JSON (the frame without its tag byte).
+    #[must_use]
+    pub const fn json(&self) -> &'a [u8] {
+        self.json
+    }
+}
+
+impl<'a> Scanner<'a> {
+    /// `ttlMs`: `Option<i64>` with negatives clamped to 0.
+    fn ttl_field(&mut self) -> Result<Option<u64>, BodyError> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let at = self.pos;
+        match self.ws() {
+            Some(b'-' | b'0'..=b'9') => {}
+            _ => return Err(self.expected(K::InvalidType)),
+        }
+        match self.number()? {
+            Num::U64(v) if i64::try_from(v).is_ok() => Ok(Some(v)),
+            Num::U64(_) => Err(BodyError::new(K::IntegerOutOfRange, at)),
+            Num::I64(_) => Ok(Some(0)),
+            Num::F64 => Err(BodyError::new(K::InvalidType, at)),
+        }
+    }
+
+    /// `cacheScope`: parsed as a `serde_json::Value`, then `null` and `""`
+    /// mean absent, and the rest goes through serde's enum rules for a
+    /// `Value`: a variant name, or a one-key map whose value is `null`
+    /// (duplicate keys collapse first, the last one winning).
+    fn cache_scope_field(&mut self) -> Result<Option<CacheScope>, BodyError> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let at = self.pos;
+        let value = self.value_full(TOP)?;
+        let bad = BodyError::new(K::UnknownCacheScope, at);
+        let variant = |name: JsonStr<'_>| {
+            if name == "public" {
+                Some(CacheScope::Public)
+            } else if name == "private" {
+                Some(CacheScope::Private)
+            } else {
+                None
+            }
+        };
+        match value.as_bytes().split_first() {
+            Some((b'"', tail)) => {
+                let (text, escaped, _) = skip::string(tail);
+                let name = JsonStr::new(text, escaped);
+                if name.is_empty() {
+                    return Ok(None);
+                }
+                variant(name).map(Some).ok_or(bad)
+            }
+            Some((b'{', _)) => {
+                let mut scope = None;
+                let mut last_is_null = false;
+                for (key, val) in value.members() {
+                    let this = variant(key).ok_or(bad)?;
+                    if scope.is_some_and(|s| s != this) {
+                        return Err(bad);
+                    }
+                    scope = Some(this);
+                    last_is_null = val.is_null();
+                }
+                match scope {
+                    Some(scope) if last_is_null => Ok(Some(scope)),
+                    _ => Err(bad),
+                }
+            }
+            _ => Err(bad),
+        }
+    }
+
+    /// `contents`: an array of content items. Returns the array's text and
+    /// its length.
+    fn contents_field(&mut self) -> Result<(&'a [u8], usize), BodyError> {
+        let start = self.pos;
+        if self.ws() != Some(b'[') {
+            return Err(self.expected(K::InvalidType));
+        }
+        self.pos += 1;
+        let mut len = 0usize;
+        loop {
+            match self.ws() {
+                Some(b']') => {
+                    self.pos += 1;
+                    let text = self.buf.get(start..self.pos).unwrap_or_default();
+                    return Ok((text, len));
+                }
+                Some(b',') if len > 0 => {
+                    self.pos += 1;
+                    if self.ws() == Some(b']') {
+                        return Err(self.err(K::TrailingComma));
+                    }
+                }
+                None => return Err(self.err(K::Eof)),
+                Some(_) if len > 0 => return Err(self.err(K::ExpectedCommaOrEndOfArray)),
+                Some(_) => {}
+            }
+            self.ws();
+            self.content_item()?;
+            len += 1;
+        }
+    }
+
+    /// One content item, as serde's untagged `ResourceContents` decides it:
+    /// every member is parsed as a `Value` (fully checked), then the item
+    /// must fit `TextResourceContents` or else `BlobResourceContents`.
+    fn content_item(&mut self) -> Result<(), BodyError> {
+        if self.peek() != Some(b'{') {
+            self.value_full(ITEM - 1)?;
+            return Err(self.err(K::InvalidContentItem));
+        }
+        let mut item = ItemShape::default();
+        object(self, |s, key, _| {
+            let first = s.peek();
+            s.value_full(ITEM)?;
+            item.note(key, first);
+            Ok(())
+        })?;
+        if item.is_text() || item.is_blob() {
+            Ok(())
+        } else {
+            Err(BodyError::new(K::InvalidContentItem, self.pos.saturating_sub(1)))
+        }
+    }
+}
+
+/// What a content item's keys looked like, for serde's untagged choice.
+#[derive(Default)]
+struct ItemShape {
+    uri: Seen,
+    mime_type: Seen,
+    text: Seen,
+    blob: Seen,
+    meta: Seen,
+}
+
+/// How often a key appeared and whether its (last) value had the right type.
+#[derive(Default, Clone, Copy)]
+struct Seen {
+    count: u8,
+    ok: bool,
+}
+
+impl Seen {
+    fn note(&mut self, ok: bool) {
+        self.count = self.count.saturating_add(1);
+        self.ok = ok;
+    }
+
+    const fn once_ok(self) -> bool {
+        self.count == 1 && self.ok
+    }
+
+    const fn at_most_once_ok(self) -> bool {
+        self.count == 0 || self.once_ok()
+    }
+}
+
+impl ItemShape {
+    fn note(&mut self, key: JsonStr<'_>, first: Option<u8>) {
+        let string = first == Some(b'"');
+        let null = first == Some(b'n');
+        if key == "uri" {
+            self.uri.note(string);
+        } else if key == "mimeType" {
+            self.mime_type.note(string || null);
+        } else if key == "text" {
+            self.text.note(string);
+        } else if key == "blob" {
+            self.blob.note(string);
+        } else if key == "_meta" {
+            self.meta.note(null || first == Some(b'{'));
+        }
+    }
+
+    const fn common(&self) -> bool {
+        self.uri.once_ok() && self.mime_type.at_most_once_ok() && self.meta.at_most_once_ok()
+    }
+
+    const fn is_text(&self) -> bool {
+        self.common() && self.text.once_ok()
+    }
+
+    const fn is_blob(&self) -> bool {
+        self.common() && self.blob.once_ok()
+    }
+}
+
+/// Iterator over the [`Content`] items of a [`ResultView`].
+#[derive(Debug, Clone)]
+pub struct Contents<'a> {
+    rest: &'a [u8],
+    left: usize,
+}
+
+impl<'a> Iterator for Contents<'a> {
+    type Item = Content<'a>;
+
+    fn next(&mut self) -> Option<Content<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        let (item, rest) = skip::next_element(self.rest)?;
+        self.rest = rest;
+        self.left -= 1;
+        Some(Content::from_item(item))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Contents<'_> {}
+impl FusedIterator for Contents<'_> {}
+
+/// A content item's payload, chosen as the reference chooses it: an item
+/// with a valid `text` is text (even if it also has a `blob`, which the
+/// reference drops); otherwise it is a blob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body<'a> {
+    /// `text`: the resource as text.
+    Text(JsonStr<'a>),
+    /// `blob`: the resource as base64 (not checked by the reference; decode
+    /// with [`JsonStr::decode_base64_into`]).
+    Blob(JsonStr<'a>),
+}
+
+/// One item of a result's `contents`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Content<'a> {
+    json: &'a [u8],
+    uri: JsonStr<'a>,
+    mime_type: Option<JsonStr<'a>>,
+    body: Body<'a>,
+    meta: Option<RawJson<'a>>,
+}
+
+impl<'a> Content<'a> {
+    /// Reads a validated item.
+    fn from_item(json: &'a [u8]) -> Self {
+        let empty = JsonStr::new(&[], false);
+        let mut uri = empty;
+        let mut mime_type = None;
+        let mut meta = None;
+        let mut text = None;
+        let mut texts = 0u8;
+        let mut blob = empty;
+        let mut rest = json.get(1..).unwrap_or_default();
+        let as_str = |v: RawJson<'a>| match v.as_bytes().split_first() {
+            Some((b'"', tail)) => {
+                let (t, escaped, _) = skip::string(tail);
+                Some(JsonStr::new(t, escaped))
+            }
+            _ => None,
+        };
+        while let Some((key, value, next)) = skip::next_member(rest) {
+            rest = next;
+            if key == "uri" {
+                uri = as_str(value).unwrap_or(empty);
+            } else if key == "mimeType" {
+                mime_type = as_str(value);
+            } else if key == "text" {
+                texts = texts.saturating_add(1);
+                text = as_str(value);
+            } else if key == "blob" {
+                blob = as_str(value).unwrap_or(empty);
+            } else if key == "_meta" && !value.is_null() {
+                meta = Some(value);
+            }
+        }
+        let body = match text {
+            Some(t) if texts == 1 => Body::Text(t),
+            _ => Body::Blob(blob),
+        };
+        Self { json, uri, mime_type, body, meta }
+    }
+
+    /// The item's URI.
+    #[must_use]
+    pub const fn uri(&self) -> JsonStr<'a> {
+        self.uri
+    }
+
+    /// The item's `mimeType`, if present and not `null`.
+    #[must_use]
+    pub const fn mime_type(&self) -> Option<JsonStr<'a>> {
+        self.mime_type
+    }
+
+    /// The payload: text or blob.
+    #[must_use]
+    pub const fn body(&self) -> Body<'a> {
+        self.body
+    }
+
+    /// The item's `_meta` object, if present and not `null`.
+    #[must_use]
+    pub const fn meta(&self) -> Option<RawJson<'a>> {
+        self.meta
+    }
+
+    /// The item's JSON text.
+    #[must_use]
+    pub const fn json(&self) -> &'a [u8] {
+        self.json
+    }
+}
+
+impl fmt::Debug for Content<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Content");
+        d.field("uri", &self.uri).field("mime_type", &self.mime_type);
+        match self.body {
+            Body::Text(t) => d.field("text_bytes", &t.raw().len()),
+            Body::Blob(b) => d.field("blob_bytes", &b.raw().len()),
+        };
+        d.field("meta", &self.meta.map(|m| m.as_bytes().len())).finish()
+    }
+}
+
+impl fmt::Display for Content<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.body {
+            Body::Text(t) => write!(f, "{} (text, {} bytes)", self.uri, t.raw().len()),
+            Body::Blob(b) => write!(f, "{} (blob, {} base64 bytes)", self.uri, b.raw().len()),
+        }
+    }
+}
+
+impl fmt::Debug for ResultView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResultView")
+            .field("contents", &self.len)
+            .field("result_type", &self.result_type)
+            .field("ttl_ms", &self.ttl_ms)
+            .field("cache_scope", &self.cache_scope)
+            .field("meta", &self.meta.map(|m| m.as_bytes().len()))
+            .finish()
+    }
+}
+
+impl fmt::Display for ResultView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "result with {} content item(s), {} bytes", self.len, self.json.len())
+    }
+}
