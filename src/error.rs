@@ -178,3 +178,22 @@ impl fmt::Display for BodyErrorKind {
         })
     }
 }
+
+/// Why encoding failed. Encoding never panics and never leaves a cut frame
+/// that looks whole: on error, the bytes written so far must be discarded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The output buffer is full.
+    BufferFull,
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::BufferFull => f.write_str("output buffer full"),
+        }
+    }
+}
+
+impl core::error::Error for EncodeError {}

@@ -60,7 +60,7 @@ mod json;
 mod view;
 
 pub use blob::Base64Error;
-pub use error::{BodyError, BodyErrorKind, FrameError};
+pub use error::{BodyError, BodyErrorKind, EncodeError, FrameError};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
 pub use view::error::ErrorView;
