@@ -10,10 +10,13 @@
 //!   `ignore_value`): grammar, escape syntax, control characters and number
 //!   grammar only, at any depth.
 //!
-//! Both run one iterative state machine with a fixed bit stack. Syntax checks
-//! of values nested deeper than the stack ([`WINDOW`] levels) take one more
-//! pass over the value per further [`WINDOW`] levels, so the stack stays
-//! bounded (a few hundred bytes) whatever the input's depth.
+//! Both run one iterative state machine with a fixed bit stack of bracket
+//! kinds. Syntax checks of values nested deeper than the first pass's stack
+//! ([`WINDOW`] levels, 128 bytes) take one more pass over the value per
+//! further [`DEEP_WINDOW`] levels, so the stack stays bounded whatever the
+//! input's depth: 128 bytes for the first pass, and on 64-bit targets an
+//! 8 KiB frame for the deep passes (`[`×10⁶ takes 16 passes), elsewhere
+//! 128 bytes (more passes, same answer).
 
 use crate::error::{BodyError, BodyErrorKind as K};
 
@@ -23,8 +26,15 @@ use super::str::{JsonStr, RawJson};
 /// the outermost included.
 pub(crate) const MAX_DEPTH: usize = 127;
 
-/// Levels of bracket kinds one syntax pass keeps on its bit stack.
+/// Levels of bracket kinds the first syntax pass keeps on its bit stack.
 pub(crate) const WINDOW: usize = 1024;
+
+/// Levels per deep pass (values nested deeper than [`WINDOW`]).
+#[cfg(target_pointer_width = "64")]
+pub(crate) const DEEP_WINDOW: usize = 65_536;
+/// Levels per deep pass (values nested deeper than [`WINDOW`]).
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) const DEEP_WINDOW: usize = WINDOW;
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -204,11 +214,10 @@ impl<'a> Scanner<'a> {
             }
         }
         let text = self.buf.get(start..at).unwrap_or_default();
-        if full && non_ascii {
-            if let Err(e) = core::str::from_utf8(text) {
+        if full && non_ascii
+            && let Err(e) = core::str::from_utf8(text) {
                 return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
             }
-        }
         self.pos = at + 1;
         Ok(JsonStr::new(text, escaped))
     }
@@ -434,22 +443,36 @@ impl<'a> Scanner<'a> {
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
-        self.machine::<true>(0, open)?;
+        let mut stack = [0u64; MAX_DEPTH.div_ceil(64)];
+        self.machine::<true>(&mut stack, 0, open)?;
         Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()))
     }
 
     /// Checks one ignored value's syntax, at any depth.
     pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
         let start = self.pos;
-        let deepest = self.machine::<false>(0, 0)?;
-        let end = self.pos;
+        let mut stack = [0u64; WINDOW / 64];
+        let deepest = self.machine::<false>(&mut stack, 0, 0)?;
+        if deepest > WINDOW {
+            let end = self.pos;
+            self.deep_passes(start, deepest)?;
+            self.pos = end;
+        }
+        Ok(())
+    }
+
+    /// The further passes over a value nested deeper than [`WINDOW`]: each
+    /// checks the next [`DEEP_WINDOW`] levels.
+    #[inline(never)]
+    #[cold]
+    fn deep_passes(&mut self, start: usize, deepest: usize) -> Result<(), BodyError> {
+        let mut stack = [0u64; DEEP_WINDOW / 64];
         let mut lo = WINDOW;
         while deepest > lo {
             self.pos = start;
-            self.machine::<false>(lo, 0)?;
-            lo += WINDOW;
+            self.machine::<false>(&mut stack, lo, 0)?;
+            lo += DEEP_WINDOW;
         }
-        self.pos = end;
         Ok(())
     }
 
@@ -481,14 +504,15 @@ impl<'a> Scanner<'a> {
 
     /// The value state machine. `FULL` selects full checks with the depth
     /// limit (`open` containers already open); otherwise syntax checks of the
-    /// containers at levels `lo+1 ..= lo+WINDOW` of this value, the others
-    /// only counted. Returns the deepest level reached.
-    fn machine<const FULL: bool>(&mut self, lo: usize, open: usize) -> Result<usize, BodyError> {
-        let mut stack = [0u64; WINDOW / 64];
+    /// containers at levels `lo+1 ..= lo+window` of this value (`window` is
+    /// 64 per word of `stack`), the others only counted. Returns the deepest
+    /// level reached.
+    fn machine<const FULL: bool>(&mut self, stack: &mut [u64], lo: usize, open: usize) -> Result<usize, BodyError> {
+        let window = stack.len() * 64;
         let mut depth = 0usize;
         let mut deepest = 0usize;
         let mut st = if lo == 0 { St::Value } else { St::Raw };
-        let is_obj = |stack: &[u64; WINDOW / 64], level: usize| {
+        let is_obj = |stack: &[u64], level: usize| {
             let i = level - lo - 1;
             stack.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
         };
@@ -501,7 +525,7 @@ impl<'a> Scanner<'a> {
                         self.pos += 1;
                         depth += 1;
                         if depth == lo + 1 {
-                            set_bit(&mut stack, 0, c == b'{');
+                            set_bit(stack, 0, c == b'{');
                             st = if c == b'{' { St::AfterOpenObj } else { St::AfterOpenArr };
                         }
                     }
@@ -520,7 +544,7 @@ impl<'a> Scanner<'a> {
                             if FULL && open + depth + 1 > MAX_DEPTH {
                                 return Err(self.err(K::RecursionLimitExceeded));
                             }
-                            if !FULL && depth == lo + WINDOW {
+                            if !FULL && depth == lo + window {
                                 let d = self.raw_container()?;
                                 deepest = deepest.max(depth + d);
                                 st = St::AfterValue;
@@ -529,7 +553,7 @@ impl<'a> Scanner<'a> {
                             self.pos += 1;
                             depth += 1;
                             deepest = deepest.max(depth);
-                            set_bit(&mut stack, depth - lo - 1, c == b'{');
+                            set_bit(stack, depth - lo - 1, c == b'{');
                             st = if c == b'{' { St::AfterOpenObj } else { St::AfterOpenArr };
                             continue;
                         }
@@ -580,7 +604,7 @@ impl<'a> Scanner<'a> {
                         st = St::Raw;
                         continue;
                     }
-                    let obj = is_obj(&stack, depth);
+                    let obj = is_obj(stack, depth);
                     match self.ws() {
                         Some(b',') => {
                             self.pos += 1;
@@ -631,7 +655,7 @@ impl<'a> Scanner<'a> {
     }
 }
 
-fn set_bit(stack: &mut [u64; WINDOW / 64], i: usize, on: bool) {
+fn set_bit(stack: &mut [u64], i: usize, on: bool) {
     if let Some(w) = stack.get_mut(i / 64) {
         let mask = 1u64 << (i % 64);
         if on { *w |= mask } else { *w &= !mask }

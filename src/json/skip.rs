@@ -142,14 +142,12 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
         b'u' => {
             let Some(hi) = hex4(rest) else { return ('\u{fffd}', rest) };
             let after = rest.get(4..).unwrap_or_default();
-            if (0xD800..0xDC00).contains(&hi) {
-                if let Some(lo) = after.strip_prefix(b"\\u").and_then(hex4) {
-                    if (0xDC00..0xE000).contains(&lo) {
+            if (0xD800..0xDC00).contains(&hi)
+                && let Some(lo) = after.strip_prefix(b"\\u").and_then(hex4)
+                    && (0xDC00..0xE000).contains(&lo) {
                         let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
                         return (char::from_u32(n).unwrap_or('\u{fffd}'), after.get(6..).unwrap_or_default());
                     }
-                }
-            }
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
         _ => '\u{fffd}',

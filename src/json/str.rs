@@ -340,7 +340,7 @@ impl<'a> RawJson<'a> {
     /// The last member named `key` of an object value (the one the reference
     /// keeps), compared after unescaping.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<RawJson<'a>> {
+    pub fn get(&self, key: &str) -> Option<Self> {
         self.members().filter(|(k, _)| *k == key).last().map(|(_, v)| v)
     }
 
