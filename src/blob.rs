@@ -37,7 +37,10 @@ impl fmt::Display for Base64Error {
         match self {
             Self::Invalid { offset } => write!(f, "invalid base64 at character {offset}"),
             Self::BufferTooSmall { needed, available } => {
-                write!(f, "buffer too small for blob: {needed} bytes needed, {available} available")
+                write!(
+                    f,
+                    "buffer too small for blob: {needed} bytes needed, {available} available"
+                )
             }
         }
     }
@@ -48,13 +51,21 @@ impl core::error::Error for Base64Error {}
 /// Characters unescaped and decoded per step when a blob has escapes.
 const CHUNK: usize = 256;
 
-fn map_err(e: base64::DecodeSliceError, base: usize, needed: usize, available: usize) -> Base64Error {
+fn map_err(
+    e: base64::DecodeSliceError,
+    base: usize,
+    needed: usize,
+    available: usize,
+) -> Base64Error {
     match e {
-        base64::DecodeSliceError::OutputSliceTooSmall => Base64Error::BufferTooSmall { needed, available },
+        base64::DecodeSliceError::OutputSliceTooSmall => {
+            Base64Error::BufferTooSmall { needed, available }
+        }
         base64::DecodeSliceError::DecodeError(e) => Base64Error::Invalid {
             offset: base
                 + match e {
-                    base64::DecodeError::InvalidByte(at, _) | base64::DecodeError::InvalidLastSymbol(at, _) => at,
+                    base64::DecodeError::InvalidByte(at, _)
+                    | base64::DecodeError::InvalidLastSymbol(at, _) => at,
                     base64::DecodeError::InvalidLength(at) => at,
                     base64::DecodeError::InvalidPadding => 0,
                 },
@@ -92,7 +103,9 @@ impl JsonStr<'_> {
             return Err(Base64Error::BufferTooSmall { needed, available });
         }
         if let Some(text) = self.as_str() {
-            return ENGINE.decode_slice(text, out).map_err(|e| map_err(e, 0, needed, available));
+            return ENGINE
+                .decode_slice(text, out)
+                .map_err(|e| map_err(e, 0, needed, available));
         }
         // Escaped text: unescape a chunk at a time (a multiple of 4 characters,
         // so every chunk but the last is whole quads) and decode each.
@@ -100,12 +113,15 @@ impl JsonStr<'_> {
         let mut filled = 0usize;
         let mut read = 0usize;
         let mut written = 0usize;
-        let mut flush = |chunk: &[u8], read: usize, written: &mut usize| -> Result<(), Base64Error> {
-            let dst = out.get_mut(*written..).unwrap_or_default();
-            let n = ENGINE.decode_slice(chunk, dst).map_err(|e| map_err(e, read - chunk.len(), needed, available))?;
-            *written += n;
-            Ok(())
-        };
+        let mut flush =
+            |chunk: &[u8], read: usize, written: &mut usize| -> Result<(), Base64Error> {
+                let dst = out.get_mut(*written..).unwrap_or_default();
+                let n = ENGINE
+                    .decode_slice(chunk, dst)
+                    .map_err(|e| map_err(e, read - chunk.len(), needed, available))?;
+                *written += n;
+                Ok(())
+            };
         for fragment in self.fragments() {
             let mut tmp = [0u8; 4];
             let bytes = match fragment {

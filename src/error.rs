@@ -78,7 +78,10 @@ impl BodyError {
     /// behind a tag byte).
     #[must_use]
     pub(crate) const fn shifted(self, by: usize) -> Self {
-        Self { offset: self.offset.saturating_add(by), kind: self.kind }
+        Self {
+            offset: self.offset.saturating_add(by),
+            kind: self.kind,
+        }
     }
 }
 

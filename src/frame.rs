@@ -107,7 +107,10 @@ impl<'a> RawFrame<'a> {
 
 impl fmt::Debug for RawFrame<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RawFrame").field("tag", &self.tag).field("json_bytes", &self.json().len()).finish()
+        f.debug_struct("RawFrame")
+            .field("tag", &self.tag)
+            .field("json_bytes", &self.json().len())
+            .finish()
     }
 }
 

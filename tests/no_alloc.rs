@@ -1,6 +1,11 @@
 //! `split`, `decode` and a full walk of the views make zero heap
 //! allocations (a thread-local counting allocator; see TOOLCHAIN.md).
-#![allow(unsafe_code, clippy::indexing_slicing, clippy::unwrap_used, clippy::panic)]
+#![allow(
+    unsafe_code,
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::panic
+)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -47,7 +52,9 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> usize {
     seen += raw.json().len();
     match raw.decode().unwrap() {
         Frame::Result(r) => {
-            seen += r.result_type().map_or(0, |t| t.unescape_into(buf).unwrap().len());
+            seen += r
+                .result_type()
+                .map_or(0, |t| t.unescape_into(buf).unwrap().len());
             seen += usize::from(r.ttl_ms().is_some()) + usize::from(r.cache_scope().is_some());
             seen += r.meta().map_or(0, |m| m.members().count());
             for c in r.contents() {
@@ -55,7 +62,9 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> usize {
                 seen += c.mime_type().map_or(0, |m| m.chars().count());
                 seen += c.meta().map_or(0, |m| m.members().count());
                 match c.body() {
-                    Body::Text(t) => seen += t.unescape_into(buf).unwrap().len() + usize::from(t == "x"),
+                    Body::Text(t) => {
+                        seen += t.unescape_into(buf).unwrap().len() + usize::from(t == "x")
+                    }
                     Body::Blob(b) => seen += b.decode_base64_into(buf).unwrap_or(0),
                 }
             }
@@ -92,13 +101,17 @@ fn split_decode_and_walk_allocate_nothing() {
         let (n, seen) = allocations(|| {
             if name.ends_with(".json") {
                 let r = RequestView::decode(bytes).unwrap();
-                r.uri().unescape_into(&mut buf).unwrap().len() + r.meta().map_or(0, |m| m.members().count())
+                r.uri().unescape_into(&mut buf).unwrap().len()
+                    + r.meta().map_or(0, |m| m.members().count())
             } else {
                 walk(bytes, &mut buf)
             }
         });
         assert_eq!(n, 0, "{name} allocated {n} times");
-        assert!(seen > 0 || name.contains("empty"), "{name}: the walk read nothing");
+        assert!(
+            seen > 0 || name.contains("empty"),
+            "{name}: the walk read nothing"
+        );
     }
     // Rejections allocate nothing either.
     let (n, _) = allocations(|| Frame::decode(b"\x00{\"contents\":[{\"uri\":\"u\"}]}").is_err());

@@ -4,7 +4,12 @@
 //!
 //! Case counts scale with `DIVERGE_CASES` (default 20 000 per generator).
 
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::panic, clippy::missing_panics_doc)]
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::missing_panics_doc
+)]
 
 mod common;
 
@@ -12,7 +17,10 @@ use common::generate::Gen;
 use common::oracle::{check_frame, check_request, show};
 
 fn cases() -> usize {
-    let n = std::env::var("DIVERGE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let n = std::env::var("DIVERGE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
     if cfg!(miri) { n.min(20) } else { n }
 }
 
@@ -25,7 +33,12 @@ fn frame(json: &[u8], tag: u8) -> Vec<u8> {
 #[track_caller]
 fn agree_request(input: &[u8], expect_ok: bool) {
     match check_request(input) {
-        Ok(accepted) => assert_eq!(accepted, expect_ok, "both sides agree, but not with the table: {}", show(input)),
+        Ok(accepted) => assert_eq!(
+            accepted,
+            expect_ok,
+            "both sides agree, but not with the table: {}",
+            show(input)
+        ),
         Err(e) => panic!("{e}\n  input: {}", show(input)),
     }
 }
@@ -34,7 +47,12 @@ fn agree_request(input: &[u8], expect_ok: bool) {
 fn agree_frame(json: &[u8], tag: u8, expect_ok: bool) {
     let input = frame(json, tag);
     match check_frame(&input) {
-        Ok(accepted) => assert_eq!(accepted, expect_ok, "both sides agree, but not with the table: {}", show(&input)),
+        Ok(accepted) => assert_eq!(
+            accepted,
+            expect_ok,
+            "both sides agree, but not with the table: {}",
+            show(&input)
+        ),
         Err(e) => panic!("{e}\n  input: {}", show(&input)),
     }
 }
@@ -110,7 +128,10 @@ fn oracle_table_requests() {
         (&deep_ignored, true),
         (&meta_nest(125), true),
         (&meta_nest(126), false),
-        (br#"{"uri":"a","inputResponses":{"k":[1,{"x":null}]},"requestState":"s"}"#, true),
+        (
+            br#"{"uri":"a","inputResponses":{"k":[1,{"x":null}]},"requestState":"s"}"#,
+            true,
+        ),
         (br#"{"uri":"a","inputResponses":[]}"#, false),
         (br#"{"uri":"a","requestState":null}"#, true),
     ];
@@ -151,29 +172,77 @@ fn oracle_table_frames() {
         (br#"{"contents":{}}"#.to_vec(), false),
         (br#"{"contents":[],"contents":[]}"#.to_vec(), false),
         (item(r#"{"uri":"u","text":"t"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","blob":"not base64 !!"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","text":"t","blob":"b"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","blob":"b","text":"t"}"#).into_bytes(), true),
+        (
+            item(r#"{"uri":"u","blob":"not base64 !!"}"#).into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","text":"t","blob":"b"}"#).into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","blob":"b","text":"t"}"#).into_bytes(),
+            true,
+        ),
         (item(r#"{"uri":"u"}"#).into_bytes(), false),
-        (item(r#"{"uri":"u","text":null,"blob":"b"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","text":1,"blob":"b"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","text":"t","text":"t2"}"#).into_bytes(), false),
-        (item(r#"{"uri":"u","text":"t","text":"t2","blob":"b"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","uri":"u","text":"t"}"#).into_bytes(), false),
-        (item(r#"{"uri":"u","mimeType":"a","mimeType":"a","text":"t"}"#).into_bytes(), false),
-        (item(r#"{"uri":"u","mimeType":null,"text":"t"}"#).into_bytes(), true),
-        (item(r#"{"uri":"u","mimeType":1,"text":"t"}"#).into_bytes(), false),
-        (item(r#"{"uri":"u","text":"t","_meta":[]}"#).into_bytes(), false),
-        (item(r#"{"uri":"u","text":"t","annotations":{"priority":2}}"#).into_bytes(), true),
+        (
+            item(r#"{"uri":"u","text":null,"blob":"b"}"#).into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","text":1,"blob":"b"}"#).into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","text":"t","text":"t2"}"#).into_bytes(),
+            false,
+        ),
+        (
+            item(r#"{"uri":"u","text":"t","text":"t2","blob":"b"}"#).into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","uri":"u","text":"t"}"#).into_bytes(),
+            false,
+        ),
+        (
+            item(r#"{"uri":"u","mimeType":"a","mimeType":"a","text":"t"}"#).into_bytes(),
+            false,
+        ),
+        (
+            item(r#"{"uri":"u","mimeType":null,"text":"t"}"#).into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","mimeType":1,"text":"t"}"#).into_bytes(),
+            false,
+        ),
+        (
+            item(r#"{"uri":"u","text":"t","_meta":[]}"#).into_bytes(),
+            false,
+        ),
+        (
+            item(r#"{"uri":"u","text":"t","annotations":{"priority":2}}"#).into_bytes(),
+            true,
+        ),
         (item(r#"["u",null,"t",null]"#).into_bytes(), false),
         (item(r#""u""#).into_bytes(), false),
         (br"[null,null,null,[],null]".to_vec(), true),
         (br"[null,null,null,[]]".to_vec(), false),
         (br#"{"contents":[],"x":"\ud800"}"#.to_vec(), true),
         (b"{\"contents\":[],\"x\":\"\xff\"}".to_vec(), true),
-        (item(r#"{"uri":"u","text":"t","x":"\ud800"}"#).into_bytes(), false),
-        (item("{\"uri\":\"u\",\"text\":\"t\",\"x\":\"\u{fffd}\"}").into_bytes(), true),
-        (item(r#"{"uri":"u","text":"t","x":1e400}"#).into_bytes(), false),
+        (
+            item(r#"{"uri":"u","text":"t","x":"\ud800"}"#).into_bytes(),
+            false,
+        ),
+        (
+            item("{\"uri\":\"u\",\"text\":\"t\",\"x\":\"\u{fffd}\"}").into_bytes(),
+            true,
+        ),
+        (
+            item(r#"{"uri":"u","text":"t","x":1e400}"#).into_bytes(),
+            false,
+        ),
         (br#"{"contents":[],"resultType":"weird"}"#.to_vec(), true),
         (br#"{"contents":[],"resultType":null}"#.to_vec(), true),
         (br#"{"contents":[],"resultType":1}"#.to_vec(), false),
@@ -181,19 +250,46 @@ fn oracle_table_frames() {
         (br#"{"contents":[],"ttlMs":1.5}"#.to_vec(), false),
         (br#"{"contents":[],"ttlMs":1e3}"#.to_vec(), false),
         (br#"{"contents":[],"ttlMs":-0}"#.to_vec(), false),
-        (br#"{"contents":[],"ttlMs":9223372036854775808}"#.to_vec(), false),
-        (br#"{"contents":[],"ttlMs":9223372036854775807}"#.to_vec(), true),
-        (br#"{"contents":[],"ttlMs":-9223372036854775808}"#.to_vec(), true),
-        (br#"{"contents":[],"ttlMs":-9223372036854775809}"#.to_vec(), false),
+        (
+            br#"{"contents":[],"ttlMs":9223372036854775808}"#.to_vec(),
+            false,
+        ),
+        (
+            br#"{"contents":[],"ttlMs":9223372036854775807}"#.to_vec(),
+            true,
+        ),
+        (
+            br#"{"contents":[],"ttlMs":-9223372036854775808}"#.to_vec(),
+            true,
+        ),
+        (
+            br#"{"contents":[],"ttlMs":-9223372036854775809}"#.to_vec(),
+            false,
+        ),
         (br#"{"contents":[],"cacheScope":""}"#.to_vec(), true),
         (br#"{"contents":[],"cacheScope":"Public"}"#.to_vec(), false),
-        (br#"{"contents":[],"cacheScope":{"public":null}}"#.to_vec(), true),
-        (br#"{"contents":[],"cacheScope":{"public":1}}"#.to_vec(), false),
-        (br#"{"contents":[],"cacheScope":{"public":null,"private":null}}"#.to_vec(), false),
-        (br#"{"contents":[],"cacheScope":{"public":1,"public":null}}"#.to_vec(), true),
+        (
+            br#"{"contents":[],"cacheScope":{"public":null}}"#.to_vec(),
+            true,
+        ),
+        (
+            br#"{"contents":[],"cacheScope":{"public":1}}"#.to_vec(),
+            false,
+        ),
+        (
+            br#"{"contents":[],"cacheScope":{"public":null,"private":null}}"#.to_vec(),
+            false,
+        ),
+        (
+            br#"{"contents":[],"cacheScope":{"public":1,"public":null}}"#.to_vec(),
+            true,
+        ),
         (br#"{"contents":[],"cacheScope":{}}"#.to_vec(), false),
         (br#"{"contents":[],"cacheScope":"private"}"#.to_vec(), true),
-        (item(r#"{"uri":"u","text":"t","_meta":{"a":1,"a":2}}"#).into_bytes(), true),
+        (
+            item(r#"{"uri":"u","text":"t","_meta":{"a":1,"a":2}}"#).into_bytes(),
+            true,
+        ),
         (item_meta_nest(123), true),
         (item_meta_nest(124), false),
         (item_unknown_nest(124), true),
@@ -205,7 +301,10 @@ fn oracle_table_frames() {
     let errors: Vec<(Vec<u8>, bool)> = vec![
         (br#"{"code":-32002,"message":"nf"}"#.to_vec(), true),
         (br#"{"message":"nf","code":-32002}"#.to_vec(), true),
-        (br#"{"code":-32002,"message":"nf","data":null}"#.to_vec(), true),
+        (
+            br#"{"code":-32002,"message":"nf","data":null}"#.to_vec(),
+            true,
+        ),
         (br#"{"code":2147483648,"message":"m"}"#.to_vec(), false),
         (br#"{"code":-2147483649,"message":"m"}"#.to_vec(), false),
         (br#"{"code":2147483647,"message":"m"}"#.to_vec(), true),
@@ -220,11 +319,20 @@ fn oracle_table_frames() {
         (br#"{"code":1}"#.to_vec(), false),
         (br#"{"message":"m"}"#.to_vec(), false),
         (br#"{"code":1,"message":"m","code":2}"#.to_vec(), false),
-        (br#"{"code":1,"message":"m","data":1,"data":2}"#.to_vec(), false),
-        (br#"{"code":1,"message":"m","data":{"z":1,"a":{"y":1,"b":2}}}"#.to_vec(), true),
+        (
+            br#"{"code":1,"message":"m","data":1,"data":2}"#.to_vec(),
+            false,
+        ),
+        (
+            br#"{"code":1,"message":"m","data":{"z":1,"a":{"y":1,"b":2}}}"#.to_vec(),
+            true,
+        ),
         (br#"{"code":1,"message":"m","data":1e400}"#.to_vec(), false),
         (br#"{"code":1,"message":"m","data":-0}"#.to_vec(), true),
-        (br#"{"code":1,"message":"m","data":123456789012345678901234567890}"#.to_vec(), true),
+        (
+            br#"{"code":1,"message":"m","data":123456789012345678901234567890}"#.to_vec(),
+            true,
+        ),
         (br#"[1,"m",null]"#.to_vec(), true),
         (br#"[1,"m"]"#.to_vec(), false),
         (data_nest(126), true),
@@ -248,7 +356,10 @@ fn generated_requests_agree() {
         }
     }
     eprintln!("generated requests: {n} cases, {accepted} accepted by both, 0 disagreements");
-    assert!(accepted > n / 10, "the generator should produce valid requests too ({accepted}/{n})");
+    assert!(
+        accepted > n / 10,
+        "the generator should produce valid requests too ({accepted}/{n})"
+    );
 }
 
 #[test]
@@ -264,7 +375,10 @@ fn generated_frames_agree() {
         }
     }
     eprintln!("generated frames: {n} cases, {accepted} accepted by both, 0 disagreements");
-    assert!(accepted > n / 10, "the generator should produce valid frames too ({accepted}/{n})");
+    assert!(
+        accepted > n / 10,
+        "the generator should produce valid frames too ({accepted}/{n})"
+    );
 }
 
 #[test]
@@ -276,7 +390,11 @@ fn mutated_inputs_agree() {
         let request = seed % 2 == 0;
         let mut input = if request { g.request() } else { g.frame() };
         g.mutate(&mut input);
-        let outcome = if request { check_request(&input) } else { check_frame(&input) };
+        let outcome = if request {
+            check_request(&input)
+        } else {
+            check_frame(&input)
+        };
         match outcome {
             Ok(ok) => accepted += usize::from(ok),
             Err(e) => panic!("seed {seed}: {e}\n  input: {}", show(&input)),

@@ -17,12 +17,26 @@ fn every_prefix_of_every_vector_agrees() {
         let is_frame = path.extension().and_then(|e| e.to_str()) == Some("bin");
         // Long vectors: every prefix near the ends, a stride in the middle.
         let len = bytes.len();
-        let step = if cfg!(miri) { (len / 16).max(1) } else if len > 4096 { 7 } else { 1 };
+        let step = if cfg!(miri) {
+            (len / 16).max(1)
+        } else if len > 4096 {
+            7
+        } else {
+            1
+        };
         for cut in (0..len).filter(|&c| c < 512 || c + 512 > len || c % step == 0) {
             let prefix = &bytes[..cut];
-            let outcome = if is_frame { check_frame(prefix) } else { check_request(prefix) };
+            let outcome = if is_frame {
+                check_frame(prefix)
+            } else {
+                check_request(prefix)
+            };
             if let Err(e) = outcome {
-                panic!("{} cut at {cut}: {e}\n  input: {}", path.display(), show(prefix));
+                panic!(
+                    "{} cut at {cut}: {e}\n  input: {}",
+                    path.display(),
+                    show(prefix)
+                );
             }
             prefixes += 1;
         }

@@ -1,7 +1,12 @@
 //! Golden vectors (`tests/vectors/`), written from the spec and REFERENCE.md:
 //! each one decoded, read through the views, checked against hand-written
 //! values and against the reference.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::panic, clippy::missing_panics_doc)]
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::missing_panics_doc
+)]
 
 mod common;
 
@@ -20,13 +25,17 @@ fn text(body: Body<'_>) -> String {
     }
 }
 
-
 macro_rules! frame_vector {
     ($test:ident, $file:literal, |$v:ident| $body:block) => {
         #[test]
         fn $test() {
             let bytes = vector($file);
-            assert_eq!(check_frame(&bytes), Ok(true), "reference disagrees on {}", $file);
+            assert_eq!(
+                check_frame(&bytes),
+                Ok(true),
+                "reference disagrees on {}",
+                $file
+            );
             let frame = Frame::decode(&bytes).unwrap();
             let $v = frame;
             $body
@@ -35,7 +44,9 @@ macro_rules! frame_vector {
 }
 
 frame_vector!(small_result, "result_small.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert!(r.result_type().unwrap() == "complete");
     assert_eq!(r.ttl_ms(), Some(0));
     assert_eq!(r.cache_scope(), Some(CacheScope::Private));
@@ -43,39 +54,72 @@ frame_vector!(small_result, "result_small.bin", |f| {
     let c = r.contents().next().unwrap();
     assert_eq!(c.uri().as_str(), Some("docs://getting-started"));
     assert_eq!(c.mime_type().unwrap().as_str(), Some("text/markdown"));
-    assert_eq!(text(c.body()), "# Getting started\n\nWelcome to this server.");
+    assert_eq!(
+        text(c.body()),
+        "# Getting started\n\nWelcome to this server."
+    );
     assert!(c.meta().is_none() && r.meta().is_none());
 });
 
 frame_vector!(spec_example, "result_spec_example.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert_eq!(r.result_type(), None);
     let c = r.contents().next().unwrap();
     assert!(c.uri() == "file:///project/src/main.rs");
-    assert_eq!(text(c.body()), "fn main() {\n    println!(\"Hello world!\");\n}");
+    assert_eq!(
+        text(c.body()),
+        "fn main() {\n    println!(\"Hello world!\");\n}"
+    );
 });
 
 frame_vector!(text_and_blob_items, "result_text_and_blob_items.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     let items: Vec<_> = r.contents().collect();
     assert_eq!(items.len(), 2);
     assert_eq!(text(items[0].body()), "Report complete.");
-    let Body::Blob(b) = items[1].body() else { panic!("expected blob") };
+    let Body::Blob(b) = items[1].body() else {
+        panic!("expected blob")
+    };
     let mut out = [0u8; 8];
     assert_eq!(b.decode_base64_into(&mut out), Ok(1));
     assert_eq!(out[0], b'a');
-    assert_eq!(r.meta().unwrap().as_bytes(), br#"{"example.com/report-version":1}"#);
-    assert_eq!(r.meta().unwrap().get("example.com/report-version").unwrap().as_bytes(), b"1");
+    assert_eq!(
+        r.meta().unwrap().as_bytes(),
+        br#"{"example.com/report-version":1}"#
+    );
+    assert_eq!(
+        r.meta()
+            .unwrap()
+            .get("example.com/report-version")
+            .unwrap()
+            .as_bytes(),
+        b"1"
+    );
 });
 
 frame_vector!(escapes, "result_escapes.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     let c = r.contents().next().unwrap();
     assert!(c.uri() == "docs://café");
-    assert_eq!(c.uri().as_str(), None, "escaped text is never handed out as &str");
-    assert_eq!(text(c.body()), "\u{1}\u{8}\u{7f}é😀/\"\\\u{2028} tab\there 😀 / café");
+    assert_eq!(
+        c.uri().as_str(),
+        None,
+        "escaped text is never handed out as &str"
+    );
+    assert_eq!(
+        text(c.body()),
+        "\u{1}\u{8}\u{7f}é😀/\"\\\u{2028} tab\there 😀 / café"
+    );
     let mut small = [0u8; 4];
-    let Body::Text(t) = c.body() else { unreachable!() };
+    let Body::Text(t) = c.body() else {
+        unreachable!()
+    };
     assert!(t.unescape_into(&mut small).is_err());
     assert_eq!(t.to_heapless::<64>().unwrap().as_str(), text(c.body()));
     assert!(t.to_heapless::<8>().is_err());
@@ -83,61 +127,84 @@ frame_vector!(escapes, "result_escapes.bin", |f| {
 });
 
 frame_vector!(blob, "result_blob.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     let c = r.contents().next().unwrap();
-    let Body::Blob(b) = c.body() else { panic!("expected blob") };
+    let Body::Blob(b) = c.body() else {
+        panic!("expected blob")
+    };
     let mut out = vec![0u8; b.base64_decoded_len()];
     assert_eq!(b.decode_base64_into(&mut out), Ok(2048));
     let expected: Vec<u8> = (0..8).flat_map(|_| 0..=255u8).collect();
     assert_eq!(out, expected);
     let mut short = vec![0u8; 100];
-    assert!(matches!(b.decode_base64_into(&mut short), Err(diverge_frame::Base64Error::BufferTooSmall { needed: 2048, .. })));
+    assert!(matches!(
+        b.decode_base64_into(&mut short),
+        Err(diverge_frame::Base64Error::BufferTooSmall { needed: 2048, .. })
+    ));
 });
 
 frame_vector!(text_wins_over_blob, "result_text_wins_over_blob.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert_eq!(text(r.contents().next().unwrap().body()), "kept");
 });
 
 frame_vector!(positional_result, "result_positional.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert_eq!(r.contents().len(), 1);
     assert_eq!(r.result_type(), None);
 });
 
 frame_vector!(legacy_empty, "result_legacy_empty.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert_eq!(r.contents().len(), 0);
     assert_eq!(r.contents().next(), None);
 });
 
 frame_vector!(cache_scope_forms, "result_cache_scope_forms.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert_eq!(r.cache_scope(), Some(CacheScope::Public));
     assert_eq!(r.ttl_ms(), Some(0), "negative ttlMs clamps to 0");
     assert_eq!(r.result_type(), None);
 });
 
 frame_vector!(large, "result_large.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     let t = text(r.contents().next().unwrap().body());
     assert_eq!(t.lines().count(), 300);
     assert!(t.starts_with("line 0: the quick brown fox é"));
 });
 
 frame_vector!(deepest_meta, "result_deepest_meta.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     let meta = r.contents().next().unwrap().meta().unwrap();
     assert_eq!(meta.get("x").unwrap().as_bytes().len(), 246);
 });
 
 frame_vector!(deep_unknown_member, "result_deep_unknown_member.bin", |f| {
-    let Frame::Result(r) = f else { panic!("not a result") };
+    let Frame::Result(r) = f else {
+        panic!("not a result")
+    };
     assert_eq!(text(r.contents().next().unwrap().body()), "ok");
 });
 
 frame_vector!(error_not_found, "error_not_found.bin", |f| {
-    let Frame::Error(e) = f else { panic!("not an error") };
+    let Frame::Error(e) = f else {
+        panic!("not an error")
+    };
     assert_eq!(e.code(), -32602);
     assert!(e.message() == "Resource not found");
     assert_eq!(e.data().unwrap().as_bytes(), br#"{"uri":"docs://missing"}"#);
@@ -145,18 +212,24 @@ frame_vector!(error_not_found, "error_not_found.bin", |f| {
 });
 
 frame_vector!(error_not_found_legacy, "error_not_found_legacy.bin", |f| {
-    let Frame::Error(e) = f else { panic!("not an error") };
+    let Frame::Error(e) = f else {
+        panic!("not an error")
+    };
     assert_eq!(e.code(), -32002);
 });
 
 frame_vector!(error_internal, "error_internal.bin", |f| {
-    let Frame::Error(e) = f else { panic!("not an error") };
+    let Frame::Error(e) = f else {
+        panic!("not an error")
+    };
     assert_eq!((e.code(), e.data()), (-32603, None));
     assert_eq!(e.message().as_str(), Some("Internal error"));
 });
 
 frame_vector!(error_positional, "error_positional.bin", |f| {
-    let Frame::Error(e) = f else { panic!("not an error") };
+    let Frame::Error(e) = f else {
+        panic!("not an error")
+    };
     assert_eq!(e.code(), -32601);
     assert_eq!(e.data(), None);
 });
@@ -166,7 +239,12 @@ macro_rules! request_vector {
         #[test]
         fn $test() {
             let bytes = vector($file);
-            assert_eq!(check_request(&bytes), Ok(true), "reference disagrees on {}", $file);
+            assert_eq!(
+                check_request(&bytes),
+                Ok(true),
+                "reference disagrees on {}",
+                $file
+            );
             let $v = RequestView::decode(&bytes).unwrap();
             $body
         }
@@ -213,11 +291,27 @@ fn invalid_vectors_are_rejected_with_typed_errors() {
         assert_eq!(check_frame(&bytes), Ok(false));
     }
     let body: &[(&str, BodyErrorKind, usize)] = &[
-        ("invalid_trailing.bin", BodyErrorKind::TrailingCharacters, 17),
-        ("invalid_no_variant.bin", BodyErrorKind::InvalidContentItem, 24),
-        ("invalid_duplicate_contents.bin", BodyErrorKind::DuplicateField, 16),
+        (
+            "invalid_trailing.bin",
+            BodyErrorKind::TrailingCharacters,
+            17,
+        ),
+        (
+            "invalid_no_variant.bin",
+            BodyErrorKind::InvalidContentItem,
+            24,
+        ),
+        (
+            "invalid_duplicate_contents.bin",
+            BodyErrorKind::DuplicateField,
+            16,
+        ),
         ("invalid_code_float.bin", BodyErrorKind::InvalidType, 9),
-        ("invalid_lone_surrogate.bin", BodyErrorKind::LoneSurrogate, 33),
+        (
+            "invalid_lone_surrogate.bin",
+            BodyErrorKind::LoneSurrogate,
+            33,
+        ),
     ];
     for (name, kind, offset) in body {
         let bytes = vector(name);
@@ -231,11 +325,18 @@ fn invalid_vectors_are_rejected_with_typed_errors() {
     }
     for (name, kind) in [
         ("invalid_request_bom.json", BodyErrorKind::ExpectedValue),
-        ("invalid_request_missing_uri.json", BodyErrorKind::MissingField),
+        (
+            "invalid_request_missing_uri.json",
+            BodyErrorKind::MissingField,
+        ),
     ] {
         let bytes = vector(name);
         assert_eq!(check_request(&bytes), Ok(false));
-        assert_eq!(RequestView::decode(&bytes).unwrap_err().kind(), kind, "{name}");
+        assert_eq!(
+            RequestView::decode(&bytes).unwrap_err().kind(),
+            kind,
+            "{name}"
+        );
     }
 }
 
@@ -251,7 +352,12 @@ fn every_vector_agrees_with_the_reference() {
             Some("json") => check_request(&bytes),
             _ => continue,
         };
-        let expect_ok = !path.file_name().unwrap().to_str().unwrap().starts_with("invalid_");
+        let expect_ok = !path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("invalid_");
         assert_eq!(outcome, Ok(expect_ok), "{}", path.display());
         n += 1;
     }

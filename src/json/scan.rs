@@ -106,7 +106,11 @@ impl<'a> Scanner<'a> {
     /// The error for a missing or wrong byte where `kind` was expected.
     #[inline]
     pub(crate) fn expected(&self, kind: K) -> BodyError {
-        if self.pos >= self.buf.len() { self.err(K::Eof) } else { self.err(kind) }
+        if self.pos >= self.buf.len() {
+            self.err(K::Eof)
+        } else {
+            self.err(kind)
+        }
     }
 
     /// After the top-level value: only whitespace may follow.
@@ -124,13 +128,19 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn find_special(&self, mut at: usize, non_ascii: &mut bool) -> usize {
         while let Some(chunk) = self.buf.get(at..at + 8) {
-            let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+            let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+                break;
+            };
             let w = u64::from_le_bytes(word);
             let m = special(w);
             if m != 0 {
                 let n = (m.trailing_zeros() / 8) as usize;
                 // Only the bytes before the special one belong to this run.
-                let before = if n == 0 { 0 } else { w & (u64::MAX >> (64 - 8 * n)) };
+                let before = if n == 0 {
+                    0
+                } else {
+                    w & (u64::MAX >> (64 - 8 * n))
+                };
                 *non_ascii |= before & HI != 0;
                 return at + n;
             }
@@ -180,7 +190,9 @@ impl<'a> Scanner<'a> {
                 }
                 match (self.buf.get(next), self.buf.get(next + 1)) {
                     (Some(b'\\'), Some(b'u')) => {}
-                    (None, _) | (Some(b'\\'), None) => return Err(BodyError::new(K::Eof, self.buf.len())),
+                    (None, _) | (Some(b'\\'), None) => {
+                        return Err(BodyError::new(K::Eof, self.buf.len()));
+                    }
                     _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
                 }
                 let n2 = self.hex4(next + 2)?;
@@ -214,10 +226,12 @@ impl<'a> Scanner<'a> {
             }
         }
         let text = self.buf.get(start..at).unwrap_or_default();
-        if full && non_ascii
-            && let Err(e) = core::str::from_utf8(text) {
-                return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
-            }
+        if full
+            && non_ascii
+            && let Err(e) = core::str::from_utf8(text)
+        {
+            return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
+        }
         self.pos = at + 1;
         Ok(JsonStr::new(text, escaped))
     }
@@ -361,7 +375,12 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn long_integer(&mut self, start: usize, positive: bool, significand: u64) -> Result<(), BodyError> {
+    fn long_integer(
+        &mut self,
+        start: usize,
+        positive: bool,
+        significand: u64,
+    ) -> Result<(), BodyError> {
         let mut exponent: i32 = 0;
         loop {
             match self.peek() {
@@ -376,7 +395,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn decimal(&mut self, start: usize, positive: bool, mut significand: u64, before: i32) -> Result<(), BodyError> {
+    fn decimal(
+        &mut self,
+        start: usize,
+        positive: bool,
+        mut significand: u64,
+        before: i32,
+    ) -> Result<(), BodyError> {
         self.pos += 1; // '.'
         let mut after: i32 = 0;
         while let Some(d) = self.digit() {
@@ -403,7 +428,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn exponent(&mut self, start: usize, _positive: bool, significand: u64, starting: i32) -> Result<(), BodyError> {
+    fn exponent(
+        &mut self,
+        start: usize,
+        _positive: bool,
+        significand: u64,
+        starting: i32,
+    ) -> Result<(), BodyError> {
         self.pos += 1; // 'e' | 'E'
         let positive_exp = match self.peek() {
             Some(b'+') => {
@@ -433,7 +464,11 @@ impl<'a> Scanner<'a> {
             }
             exp = exp * 10 + d;
         }
-        let exponent = if positive_exp { starting.saturating_add(exp) } else { starting.saturating_sub(exp) };
+        let exponent = if positive_exp {
+            starting.saturating_add(exp)
+        } else {
+            starting.saturating_sub(exp)
+        };
         f64_from_parts(significand, exponent, start)
     }
 
@@ -445,7 +480,9 @@ impl<'a> Scanner<'a> {
         let start = self.pos;
         let mut stack = [0u64; MAX_DEPTH.div_ceil(64)];
         self.machine::<true>(&mut stack, 0, open)?;
-        Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()))
+        Ok(RawJson::new(
+            self.buf.get(start..self.pos).unwrap_or_default(),
+        ))
     }
 
     /// Checks one ignored value's syntax, at any depth.
@@ -507,7 +544,12 @@ impl<'a> Scanner<'a> {
     /// containers at levels `lo+1 ..= lo+window` of this value (`window` is
     /// 64 per word of `stack`), the others only counted. Returns the deepest
     /// level reached.
-    fn machine<const FULL: bool>(&mut self, stack: &mut [u64], lo: usize, open: usize) -> Result<usize, BodyError> {
+    fn machine<const FULL: bool>(
+        &mut self,
+        stack: &mut [u64],
+        lo: usize,
+        open: usize,
+    ) -> Result<usize, BodyError> {
         let window = stack.len() * 64;
         let mut depth = 0usize;
         let mut deepest = 0usize;
@@ -526,7 +568,11 @@ impl<'a> Scanner<'a> {
                         depth += 1;
                         if depth == lo + 1 {
                             set_bit(stack, 0, c == b'{');
-                            st = if c == b'{' { St::AfterOpenObj } else { St::AfterOpenArr };
+                            st = if c == b'{' {
+                                St::AfterOpenObj
+                            } else {
+                                St::AfterOpenArr
+                            };
                         }
                     }
                     Some(b']' | b'}') => {
@@ -554,7 +600,11 @@ impl<'a> Scanner<'a> {
                             depth += 1;
                             deepest = deepest.max(depth);
                             set_bit(stack, depth - lo - 1, c == b'{');
-                            st = if c == b'{' { St::AfterOpenObj } else { St::AfterOpenArr };
+                            st = if c == b'{' {
+                                St::AfterOpenObj
+                            } else {
+                                St::AfterOpenArr
+                            };
                             continue;
                         }
                         Some(b'"') => {

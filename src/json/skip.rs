@@ -26,7 +26,9 @@ pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
     let mut at = 0usize;
     let mut escaped = false;
     loop {
-        let Some(tail) = b.get(at..) else { return (b, escaped, &[]) };
+        let Some(tail) = b.get(at..) else {
+            return (b, escaped, &[]);
+        };
         match memchr::memchr2(b'"', b'\\', tail) {
             Some(i) => {
                 at += i;
@@ -44,7 +46,9 @@ pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
 
 /// `b` starts at a value: returns the value's text and what follows it.
 pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
-    let Some((&first, tail)) = b.split_first() else { return (b, b) };
+    let Some((&first, tail)) = b.split_first() else {
+        return (b, b);
+    };
     let len = match first {
         b'"' => {
             let (text, _, _) = string(tail);
@@ -87,10 +91,14 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
     if let Some((b',', rest)) = b.split_first() {
         b = ws(rest);
     }
-    let (b'"', rest) = b.split_first()? else { return None };
+    let (b'"', rest) = b.split_first()? else {
+        return None;
+    };
     let (key, escaped, rest) = string(rest);
     let rest = ws(rest);
-    let (b':', rest) = rest.split_first()? else { return None };
+    let (b':', rest) = rest.split_first()? else {
+        return None;
+    };
     let (val, rest) = value(ws(rest));
     Some((JsonStr::new(key, escaped), RawJson::new(val), rest))
 }
@@ -129,7 +137,9 @@ fn hex4(b: &[u8]) -> Option<u16> {
 /// character and the rest. Never fails; defects (impossible after
 /// validation) decode as U+FFFD.
 pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
-    let Some((&e, rest)) = b.split_first() else { return ('\u{fffd}', b) };
+    let Some((&e, rest)) = b.split_first() else {
+        return ('\u{fffd}', b);
+    };
     let c = match e {
         b'"' => '"',
         b'\\' => '\\',
@@ -140,14 +150,20 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
         b'r' => '\r',
         b't' => '\t',
         b'u' => {
-            let Some(hi) = hex4(rest) else { return ('\u{fffd}', rest) };
+            let Some(hi) = hex4(rest) else {
+                return ('\u{fffd}', rest);
+            };
             let after = rest.get(4..).unwrap_or_default();
             if (0xD800..0xDC00).contains(&hi)
                 && let Some(lo) = after.strip_prefix(b"\\u").and_then(hex4)
-                    && (0xDC00..0xE000).contains(&lo) {
-                        let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
-                        return (char::from_u32(n).unwrap_or('\u{fffd}'), after.get(6..).unwrap_or_default());
-                    }
+                && (0xDC00..0xE000).contains(&lo)
+            {
+                let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+                return (
+                    char::from_u32(n).unwrap_or('\u{fffd}'),
+                    after.get(6..).unwrap_or_default(),
+                );
+            }
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
         _ => '\u{fffd}',

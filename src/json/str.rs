@@ -43,7 +43,11 @@ pub struct CapacityError {
 
 impl fmt::Display for CapacityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "buffer too small: {} bytes needed, {} available", self.needed, self.available)
+        write!(
+            f,
+            "buffer too small: {} bytes needed, {} available",
+            self.needed, self.available
+        )
     }
 }
 
@@ -71,7 +75,11 @@ impl<'a> JsonStr<'a> {
     /// has (use [`unescape_into`](Self::unescape_into) or [`chars`](Self::chars)).
     #[must_use]
     pub fn as_str(&self) -> Option<&'a str> {
-        if self.escaped { None } else { core::str::from_utf8(self.raw).ok() }
+        if self.escaped {
+            None
+        } else {
+            core::str::from_utf8(self.raw).ok()
+        }
     }
 
     /// The length in bytes of the unescaped string.
@@ -107,13 +115,21 @@ impl<'a> JsonStr<'a> {
             let end = at + bytes.len();
             match buf.get_mut(at..end) {
                 Some(dst) => dst.copy_from_slice(bytes),
-                None => return Err(CapacityError { needed: self.unescaped_len(), available }),
+                None => {
+                    return Err(CapacityError {
+                        needed: self.unescaped_len(),
+                        available,
+                    });
+                }
             }
             at = end;
         }
         let written = buf.get(..at).unwrap_or_default();
         // The fragments are whole UTF-8 sequences, so this cannot fail.
-        core::str::from_utf8(written).map_err(|_| CapacityError { needed: at, available })
+        core::str::from_utf8(written).map_err(|_| CapacityError {
+            needed: at,
+            available,
+        })
     }
 
     /// Unescapes into a fixed-capacity `heapless::String`.
@@ -129,7 +145,10 @@ impl<'a> JsonStr<'a> {
                 Fragment::Char(c) => out.push(c).is_ok(),
             };
             if !ok {
-                return Err(CapacityError { needed: self.unescaped_len(), available: N });
+                return Err(CapacityError {
+                    needed: self.unescaped_len(),
+                    available: N,
+                });
             }
         }
         Ok(out)
@@ -138,7 +157,10 @@ impl<'a> JsonStr<'a> {
     /// The unescaped characters, one by one.
     #[must_use]
     pub fn chars(&self) -> Chars<'a> {
-        Chars { fragments: self.fragments(), current: "".chars() }
+        Chars {
+            fragments: self.fragments(),
+            current: "".chars(),
+        }
     }
 
     /// The unescaped string as a sequence of borrowed runs and single escaped
@@ -253,7 +275,9 @@ impl<'a> Iterator for Fragments<'a> {
             let (text, rest) = self.rest.split_at(run);
             self.rest = rest;
             // Validated UTF-8; runs end before a backslash, which is ASCII.
-            return Some(Fragment::Str(core::str::from_utf8(text).unwrap_or("\u{fffd}")));
+            return Some(Fragment::Str(
+                core::str::from_utf8(text).unwrap_or("\u{fffd}"),
+            ));
         }
         let (c, rest) = skip::decode_escape(tail);
         self.rest = rest;
@@ -341,7 +365,10 @@ impl<'a> RawJson<'a> {
     /// keeps), compared after unescaping.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<Self> {
-        self.members().filter(|(k, _)| *k == key).last().map(|(_, v)| v)
+        self.members()
+            .filter(|(k, _)| *k == key)
+            .last()
+            .map(|(_, v)| v)
     }
 
     /// Deserializes the value into a caller's type with `serde-json-core`,

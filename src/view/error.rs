@@ -37,7 +37,12 @@ impl<'a> ErrorView<'a> {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
         s.end()?;
-        Ok(Self { json, code, message, data })
+        Ok(Self {
+            json,
+            code,
+            message,
+            data,
+        })
     }
 
     /// The JSON-RPC error code.

@@ -59,7 +59,13 @@ impl<'a> RequestView<'a> {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
         s.end()?;
-        Ok(Self { json, uri, meta, input_responses, request_state })
+        Ok(Self {
+            json,
+            uri,
+            meta,
+            input_responses,
+            request_state,
+        })
     }
 
     /// The resource's URI.
@@ -106,6 +112,11 @@ impl fmt::Debug for RequestView<'_> {
 
 impl fmt::Display for RequestView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "read-resource request for {} ({} bytes)", self.uri, self.json.len())
+        write!(
+            f,
+            "read-resource request for {} ({} bytes)",
+            self.uri,
+            self.json.len()
+        )
     }
 }

@@ -75,13 +75,24 @@ impl<'a> ResultView<'a> {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
         s.end()?;
-        Ok(Self { json, contents, len, meta, result_type, ttl_ms, cache_scope })
+        Ok(Self {
+            json,
+            contents,
+            len,
+            meta,
+            result_type,
+            ttl_ms,
+            cache_scope,
+        })
     }
 
     /// The content items, in order.
     #[must_use]
     pub fn contents(&self) -> Contents<'a> {
-        Contents { rest: self.contents.get(1..).unwrap_or_default(), left: self.len }
+        Contents {
+            rest: self.contents.get(1..).unwrap_or_default(),
+            left: self.len,
+        }
     }
 
     /// The result's `_meta` object, if present and not `null`.
@@ -234,7 +245,10 @@ impl<'a> Scanner<'a> {
         if item.is_text() || item.is_blob() {
             Ok(())
         } else {
-            Err(BodyError::new(K::InvalidContentItem, self.pos.saturating_sub(1)))
+            Err(BodyError::new(
+                K::InvalidContentItem,
+                self.pos.saturating_sub(1),
+            ))
         }
     }
 }
@@ -388,7 +402,13 @@ impl<'a> Content<'a> {
             Some(t) if texts == 1 => Body::Text(t),
             _ => Body::Blob(blob),
         };
-        Self { json, uri, mime_type, body, meta }
+        Self {
+            json,
+            uri,
+            mime_type,
+            body,
+            meta,
+        }
     }
 
     /// The item's URI.
@@ -425,12 +445,14 @@ impl<'a> Content<'a> {
 impl fmt::Debug for Content<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("Content");
-        d.field("uri", &self.uri).field("mime_type", &self.mime_type);
+        d.field("uri", &self.uri)
+            .field("mime_type", &self.mime_type);
         match self.body {
             Body::Text(t) => d.field("text_bytes", &t.raw().len()),
             Body::Blob(b) => d.field("blob_bytes", &b.raw().len()),
         };
-        d.field("meta", &self.meta.map(|m| m.as_bytes().len())).finish()
+        d.field("meta", &self.meta.map(|m| m.as_bytes().len()))
+            .finish()
     }
 }
 
@@ -457,6 +479,11 @@ impl fmt::Debug for ResultView<'_> {
 
 impl fmt::Display for ResultView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "result with {} content item(s), {} bytes", self.len, self.json.len())
+        write!(
+            f,
+            "result with {} content item(s), {} bytes",
+            self.len,
+            self.json.len()
+        )
     }
 }

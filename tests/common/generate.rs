@@ -1,6 +1,12 @@
 //! Deterministic generators of frames and requests that stress every rule of
 //! the reference decoder: mostly well-formed, with defects mixed in.
-#![allow(dead_code, unreachable_pub, clippy::indexing_slicing, clippy::unwrap_used, clippy::panic)]
+#![allow(
+    dead_code,
+    unreachable_pub,
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::panic
+)]
 
 /// xorshift64*: small, fast, deterministic.
 pub struct Rng(u64);
@@ -36,30 +42,115 @@ pub struct Gen {
 }
 
 const STRING_PIECES: &[&str] = &[
-    "a", "docs://x", "hello world", "é", "😀", "\u{2028}", "\u{7f}", "/", "\\n", "\\\"", "\\\\", "\\/", "\\b\\f\\r\\t",
-    "\\u00e9", "\\u0000", "\\uD83D\\uDE00", "\\ud83d\\ude00", "\\u2028", "\\u0041", "text", "blob", "uri", "{}[],:",
-    "AAE=", "https://example.com/a?b=c#d", "\\u0075ri",
+    "a",
+    "docs://x",
+    "hello world",
+    "é",
+    "😀",
+    "\u{2028}",
+    "\u{7f}",
+    "/",
+    "\\n",
+    "\\\"",
+    "\\\\",
+    "\\/",
+    "\\b\\f\\r\\t",
+    "\\u00e9",
+    "\\u0000",
+    "\\uD83D\\uDE00",
+    "\\ud83d\\ude00",
+    "\\u2028",
+    "\\u0041",
+    "text",
+    "blob",
+    "uri",
+    "{}[],:",
+    "AAE=",
+    "https://example.com/a?b=c#d",
+    "\\u0075ri",
 ];
 const BAD_STRING_PIECES: &[&[u8]] = &[
-    b"\\ud800", b"\\udc00", b"\\ud800\\u0041", b"\\ud800x", b"\\u12G4", b"\\x", b"\t", b"\x00", b"\x1f", b"\xff",
-    b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\\u", b"\\ud800\\", b"\\ud800\\n", b"\\uDBFF\\uDFFF",
+    b"\\ud800",
+    b"\\udc00",
+    b"\\ud800\\u0041",
+    b"\\ud800x",
+    b"\\u12G4",
+    b"\\x",
+    b"\t",
+    b"\x00",
+    b"\x1f",
+    b"\xff",
+    b"\xed\xa0\x80",
+    b"\xc0\xaf",
+    b"\xf4\x90\x80\x80",
+    b"\xe2\x82",
+    b"\\u",
+    b"\\ud800\\",
+    b"\\ud800\\n",
+    b"\\uDBFF\\uDFFF",
 ];
 const NUMBERS: &[&str] = &[
-    "0", "1", "-1", "7", "1000", "-5", "2147483647", "-2147483648", "9223372036854775807", "-9223372036854775808",
-    "18446744073709551615", "1.5", "1.0", "1e3", "1E3", "-0.0", "0.1", "1e-400", "1.7976931348623157e308",
-    "123456789012345678901234567890", "-32002", "-32602", "-32603", "32", "4.5e-10", "1e+2",
+    "0",
+    "1",
+    "-1",
+    "7",
+    "1000",
+    "-5",
+    "2147483647",
+    "-2147483648",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551615",
+    "1.5",
+    "1.0",
+    "1e3",
+    "1E3",
+    "-0.0",
+    "0.1",
+    "1e-400",
+    "1.7976931348623157e308",
+    "123456789012345678901234567890",
+    "-32002",
+    "-32602",
+    "-32603",
+    "32",
+    "4.5e-10",
+    "1e+2",
 ];
 const BAD_NUMBERS: &[&str] = &[
-    "-0", "01", "1.", "1e", "-", "+1", ".5", "1e400", "-1e400", "1.7976931348623159e308", "2147483648",
-    "-2147483649", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "NaN", "Infinity",
-    "1e2147483648", "0e2147483648", "1.e3", "-01", "0x10", "1_000",
+    "-0",
+    "01",
+    "1.",
+    "1e",
+    "-",
+    "+1",
+    ".5",
+    "1e400",
+    "-1e400",
+    "1.7976931348623159e308",
+    "2147483648",
+    "-2147483649",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551616",
+    "NaN",
+    "Infinity",
+    "1e2147483648",
+    "0e2147483648",
+    "1.e3",
+    "-01",
+    "0x10",
+    "1_000",
 ];
 const WS: &[&str] = &["", "", "", " ", "\n", "\t", "\r\n  ", "  "];
 const BAD_WS: &[&str] = &["\x0c", "\x0b", "\u{a0}", "\x00"];
 
 impl Gen {
     pub fn new(seed: u64, chaos: usize) -> Self {
-        Self { rng: Rng::new(seed), chaos }
+        Self {
+            rng: Rng::new(seed),
+            chaos,
+        }
     }
 
     fn defect(&mut self) -> bool {
@@ -98,7 +189,11 @@ impl Gen {
     }
 
     pub fn number(&mut self, out: &mut Vec<u8>) {
-        let n = if self.defect() { self.rng.pick(BAD_NUMBERS) } else { self.rng.pick(NUMBERS) };
+        let n = if self.defect() {
+            self.rng.pick(BAD_NUMBERS)
+        } else {
+            self.rng.pick(NUMBERS)
+        };
         out.extend_from_slice(n.as_bytes());
     }
 
@@ -125,17 +220,28 @@ impl Gen {
 
     /// Any JSON value, up to `depth` more levels.
     pub fn value(&mut self, depth: usize, out: &mut Vec<u8>) {
-        let choice = if depth == 0 { self.rng.below(5) } else { self.rng.below(8) };
+        let choice = if depth == 0 {
+            self.rng.below(5)
+        } else {
+            self.rng.below(8)
+        };
         match choice {
             0 => out.extend_from_slice(b"null"),
-            1 => out.extend_from_slice(if self.rng.one_in(2) { b"true" } else { b"false" }),
+            1 => out.extend_from_slice(if self.rng.one_in(2) {
+                b"true"
+            } else {
+                b"false"
+            }),
             2 => self.number(out),
             3 | 4 => self.string(out),
             5 | 6 => self.object(depth - 1, &[], out),
             _ => self.array(depth - 1, out),
         }
         if self.defect() && self.rng.one_in(10) {
-            out.extend_from_slice(self.rng.pick::<&[u8]>(&[b"nul", b"tru", b"x", b"]", b"}", b","]));
+            out.extend_from_slice(
+                self.rng
+                    .pick::<&[u8]>(&[b"nul", b"tru", b"x", b"]", b"}", b","]),
+            );
         }
     }
 
@@ -153,7 +259,11 @@ impl Gen {
         if self.defect() && self.rng.one_in(6) {
             out.push(b',');
         }
-        out.push(if self.defect() && self.rng.one_in(6) { b'}' } else { b']' });
+        out.push(if self.defect() && self.rng.one_in(6) {
+            b'}'
+        } else {
+            b']'
+        });
     }
 
     pub fn object(&mut self, depth: usize, known: &[&str], out: &mut Vec<u8>) {
@@ -170,7 +280,11 @@ impl Gen {
             self.ws(out);
             self.value(depth, out);
         }
-        out.push(if self.defect() && self.rng.one_in(6) { b']' } else { b'}' });
+        out.push(if self.defect() && self.rng.one_in(6) {
+            b']'
+        } else {
+            b'}'
+        });
     }
 
     /// Nested containers `n` deep around a scalar (mixed brackets).
@@ -231,10 +345,24 @@ impl Gen {
             Kind::Int => self.number(out),
             Kind::Scope => {
                 let scopes: &[&str] = &[
-                    "\"public\"", "\"private\"", "\"\"", "null", "{\"public\":null}", "{\"private\":null}",
-                    "{\"public\":null,\"public\":null}", "{\"public\":1,\"public\":null}", "{\"public\":null,\"public\":1}",
-                    "{\"public\":null,\"private\":null}", "{}", "\"Public\"", "1", "[\"public\"]", "{\"\\u0070ublic\":null}",
-                    "\"\\u0070rivate\"", "{\"public\":{}}", "{\"other\":null}",
+                    "\"public\"",
+                    "\"private\"",
+                    "\"\"",
+                    "null",
+                    "{\"public\":null}",
+                    "{\"private\":null}",
+                    "{\"public\":null,\"public\":null}",
+                    "{\"public\":1,\"public\":null}",
+                    "{\"public\":null,\"public\":1}",
+                    "{\"public\":null,\"private\":null}",
+                    "{}",
+                    "\"Public\"",
+                    "1",
+                    "[\"public\"]",
+                    "{\"\\u0070ublic\":null}",
+                    "\"\\u0070rivate\"",
+                    "{\"public\":{}}",
+                    "{\"other\":null}",
                 ];
                 out.extend_from_slice(self.rng.pick(scopes).as_bytes());
             }
@@ -334,7 +462,9 @@ impl Gen {
                 }
                 self.ws(out);
                 match fields.get(i) {
-                    Some((_, kind, _)) if !self.rng.one_in(4) || !fields[i].2 => self.typed(*kind, out),
+                    Some((_, kind, _)) if !self.rng.one_in(4) || !fields[i].2 => {
+                        self.typed(*kind, out)
+                    }
                     _ => out.extend_from_slice(b"null"),
                 }
             }
@@ -387,7 +517,10 @@ impl Gen {
         }
         self.ws(out);
         if self.defect() && self.rng.one_in(4) {
-            out.extend_from_slice(self.rng.pick::<&[u8]>(&[b"x", b"{}", b"\x0c", b"\xef\xbb\xbf"]));
+            out.extend_from_slice(
+                self.rng
+                    .pick::<&[u8]>(&[b"x", b"{}", b"\x0c", b"\xef\xbb\xbf"]),
+            );
         }
     }
 
@@ -425,14 +558,29 @@ impl Gen {
 
     pub fn error_json(&mut self) -> Vec<u8> {
         let mut out = Vec::new();
-        self.toplevel(&[("code", Kind::Int, true), ("message", Kind::Str, true), ("data", Kind::Value, false)], &mut out);
+        self.toplevel(
+            &[
+                ("code", Kind::Int, true),
+                ("message", Kind::Str, true),
+                ("data", Kind::Value, false),
+            ],
+            &mut out,
+        );
         out
     }
 
     pub fn frame(&mut self) -> Vec<u8> {
-        let tag = if self.defect() && self.rng.one_in(10) { self.rng.below(256) as u8 } else { self.rng.below(2) as u8 };
+        let tag = if self.defect() && self.rng.one_in(10) {
+            self.rng.below(256) as u8
+        } else {
+            self.rng.below(2) as u8
+        };
         let mut out = vec![tag];
-        let json = if tag == 1 { self.error_json() } else { self.result_json() };
+        let json = if tag == 1 {
+            self.error_json()
+        } else {
+            self.result_json()
+        };
         out.extend_from_slice(&json);
         out
     }

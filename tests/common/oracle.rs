@@ -18,7 +18,9 @@ pub enum RefFrame {
 }
 
 pub fn reference_frame(bytes: &[u8]) -> RefFrame {
-    let Some((&tag, json)) = bytes.split_first() else { return RefFrame::Empty };
+    let Some((&tag, json)) = bytes.split_first() else {
+        return RefFrame::Empty;
+    };
     match tag {
         0 => match serde_json::from_slice::<ReadResourceResult>(json) {
             Ok(v) => RefFrame::Result(v),
@@ -36,7 +38,9 @@ fn s(j: JsonStr<'_>) -> String {
     let a: String = j.chars().collect();
     // Every way of reading a JsonStr must agree.
     let mut buf = vec![0u8; j.unescaped_len()];
-    let b = j.unescape_into(&mut buf).expect("unescape_into with exact length");
+    let b = j
+        .unescape_into(&mut buf)
+        .expect("unescape_into with exact length");
     assert_eq!(a, b, "chars() and unescape_into disagree");
     assert!(j == a.as_str(), "JsonStr == &str disagrees with unescaping");
     if let Some(borrowed) = j.as_str() {
@@ -63,7 +67,11 @@ macro_rules! same {
 }
 
 fn compare_result(v: &diverge_frame::ResultView<'_>, r: &ReadResourceResult) -> Result<(), String> {
-    same!("resultType", v.result_type().map(s), r.result_type.as_ref().map(|t| t.as_str().to_owned()));
+    same!(
+        "resultType",
+        v.result_type().map(s),
+        r.result_type.as_ref().map(|t| t.as_str().to_owned())
+    );
     same!("ttlMs", v.ttl_ms(), r.ttl_ms);
     same!(
         "cacheScope",
@@ -78,22 +86,42 @@ fn compare_result(v: &diverge_frame::ResultView<'_>, r: &ReadResourceResult) -> 
     same!("contents.len", v.contents().len(), r.contents.len());
     for (i, (c, rc)) in v.contents().zip(&r.contents).enumerate() {
         let (uri, mime, meta, body) = match rc {
-            ResourceContents::TextResourceContents { uri, mime_type, text, meta, .. } => {
-                (uri, mime_type, meta, ("text", text))
-            }
-            ResourceContents::BlobResourceContents { uri, mime_type, blob, meta, .. } => {
-                (uri, mime_type, meta, ("blob", blob))
-            }
+            ResourceContents::TextResourceContents {
+                uri,
+                mime_type,
+                text,
+                meta,
+                ..
+            } => (uri, mime_type, meta, ("text", text)),
+            ResourceContents::BlobResourceContents {
+                uri,
+                mime_type,
+                blob,
+                meta,
+                ..
+            } => (uri, mime_type, meta, ("blob", blob)),
             _ => return Err("unknown rmcp content variant".into()),
         };
         same!(format!("contents[{i}].uri"), s(c.uri()), uri.clone());
-        same!(format!("contents[{i}].mimeType"), c.mime_type().map(s), mime.clone());
-        same!(format!("contents[{i}]._meta"), map(c.meta()), meta.as_ref().map(|m| m.0.clone()));
+        same!(
+            format!("contents[{i}].mimeType"),
+            c.mime_type().map(s),
+            mime.clone()
+        );
+        same!(
+            format!("contents[{i}]._meta"),
+            map(c.meta()),
+            meta.as_ref().map(|m| m.0.clone())
+        );
         let ours = match c.body() {
             Body::Text(t) => ("text", s(t)),
             Body::Blob(b) => ("blob", s(b)),
         };
-        same!(format!("contents[{i}].body"), ours, (body.0, body.1.clone()));
+        same!(
+            format!("contents[{i}].body"),
+            ours,
+            (body.0, body.1.clone())
+        );
     }
     Ok(())
 }
@@ -114,7 +142,11 @@ pub fn check_frame(bytes: &[u8]) -> Result<bool, String> {
         (Err(FrameError::UnknownTag(a)), RefFrame::UnknownTag(b)) if a == b => Ok(false),
         (Err(FrameError::Body(e)), RefFrame::Body(_)) => {
             if e.offset() > bytes.len() {
-                return Err(format!("error offset {} beyond input length {}", e.offset(), bytes.len()));
+                return Err(format!(
+                    "error offset {} beyond input length {}",
+                    e.offset(),
+                    bytes.len()
+                ));
             }
             Ok(false)
         }
@@ -141,22 +173,41 @@ pub fn check_request(bytes: &[u8]) -> Result<bool, String> {
     match (ours, theirs) {
         (Err(e), Err(_)) => {
             if e.offset() > bytes.len() {
-                return Err(format!("error offset {} beyond input length {}", e.offset(), bytes.len()));
+                return Err(format!(
+                    "error offset {} beyond input length {}",
+                    e.offset(),
+                    bytes.len()
+                ));
             }
             Ok(false)
         }
         (Ok(v), Ok(r)) => {
             same!("uri", s(v.uri()), r.uri.clone());
-            same!("_meta", map(v.meta()), r.meta.as_ref().map(|m| m.0.0.clone()));
+            same!(
+                "_meta",
+                map(v.meta()),
+                r.meta.as_ref().map(|m| m.0.0.clone())
+            );
             same!(
                 "inputResponses",
-                v.input_responses().map(|raw| serde_json::from_slice::<std::collections::BTreeMap<String, serde_json::Value>>(raw.as_bytes()).expect("valid")),
+                v.input_responses().map(|raw| serde_json::from_slice::<
+                    std::collections::BTreeMap<String, serde_json::Value>,
+                >(raw.as_bytes())
+                .expect("valid")),
                 r.input_responses.clone()
             );
-            same!("requestState", v.request_state().map(s), r.request_state.clone());
+            same!(
+                "requestState",
+                v.request_state().map(s),
+                r.request_state.clone()
+            );
             Ok(true)
         }
-        (ours, theirs) => Err(format!("accept/reject differs: ours {:?}, reference {:?}", ours.map(|_| "Ok"), theirs.map(|_| "Ok"))),
+        (ours, theirs) => Err(format!(
+            "accept/reject differs: ours {:?}, reference {:?}",
+            ours.map(|_| "Ok"),
+            theirs.map(|_| "Ok")
+        )),
     }
 }
 
