@@ -182,3 +182,60 @@ impl fmt::Display for Frame<'_> {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::{BodyErrorKind, FrameError};
+
+    #[test]
+    fn split_is_o1_and_checks_only_the_tag() {
+        let raw = Frame::split(b"\x00not json at all").unwrap();
+        assert_eq!(
+            (raw.tag(), raw.json()),
+            (Tag::Result, &b"not json at all"[..])
+        );
+        assert_eq!(raw.as_bytes().len(), 16);
+        assert_eq!(Frame::split(b"\x01").unwrap().json(), b"");
+        assert_eq!(Frame::split(b""), Err(FrameError::Empty));
+        assert_eq!(Frame::split(b"{"), Err(FrameError::UnknownTag(b'{')));
+    }
+
+    #[test]
+    fn body_offsets_count_from_the_tag_byte() {
+        let err = Frame::decode(b"\x01{\"code\":1.5,\"message\":\"m\"}").unwrap_err();
+        let FrameError::Body(e) = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!((e.kind(), e.offset()), (BodyErrorKind::InvalidType, 9));
+        let err = Frame::decode(b"\x00").unwrap_err();
+        assert_eq!(
+            err,
+            FrameError::Body(crate::BodyError::new(BodyErrorKind::Eof, 1))
+        );
+    }
+
+    #[test]
+    fn tags_round_trip() {
+        for tag in [Tag::Result, Tag::Error] {
+            assert_eq!(Tag::from_byte(tag.byte()), Some(tag));
+        }
+        assert_eq!(Tag::from_byte(2), None);
+    }
+
+    #[test]
+    fn public_types_are_small_copy_send_sync() {
+        fn assert_traits<T: Copy + Send + Sync + 'static>() {}
+        assert_traits::<FrameError>();
+        assert_traits::<crate::BodyError>();
+        assert_traits::<Frame<'static>>();
+        assert_traits::<RawFrame<'static>>();
+        assert_traits::<crate::RequestView<'static>>();
+        assert_traits::<crate::Content<'static>>();
+        assert_traits::<crate::JsonStr<'static>>();
+        assert_traits::<crate::RawJson<'static>>();
+        assert!(core::mem::size_of::<FrameError>() <= 24);
+        assert!(core::mem::size_of::<crate::BodyError>() <= 16);
+    }
+}

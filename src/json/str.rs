@@ -416,3 +416,49 @@ impl<'a> Iterator for Members<'a> {
         Some((key, value))
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        let s = JsonStr::new(b"docs://x", false);
+        assert_eq!(s.as_str(), Some("docs://x"));
+        assert_eq!(s.unescaped_len(), 8);
+        assert!(s == "docs://x" && s != "docs://y" && s != "docs://");
+    }
+
+    #[test]
+    fn escapes_unescape_every_way_alike() {
+        let s = JsonStr::new(br#"a\n\u00e9\uD83D\uDE00\/\"\\"#, true);
+        let want = "a\né😀/\"\\";
+        assert_eq!(s.as_str(), None);
+        assert_eq!(s.unescaped_len(), want.len());
+        assert_eq!(s.chars().collect::<heapless::String<32>>().as_str(), want);
+        let mut buf = [0u8; 32];
+        assert_eq!(s.unescape_into(&mut buf).unwrap(), want);
+        assert_eq!(s.to_heapless::<16>().unwrap().as_str(), want);
+        assert!(s == want && s != "a\né😀/\"" && s != "a\né😀/\"\\\\");
+        let mut small = [0u8; 5];
+        assert_eq!(
+            s.unescape_into(&mut small),
+            Err(CapacityError {
+                needed: want.len(),
+                available: 5
+            })
+        );
+    }
+
+    #[test]
+    fn raw_json_members_keep_input_order_and_last_wins() {
+        let v = RawJson::new(br#"{"a":1, "b" : [1,{"c":2}] ,"a":"x"}"#);
+        let keys: heapless::Vec<_, 4> = v.members().map(|(k, _)| k.raw()).collect();
+        assert_eq!(keys.as_slice(), [b"a".as_slice(), b"b", b"a"]);
+        assert_eq!(v.get("a").unwrap().as_bytes(), br#""x""#);
+        assert_eq!(v.get("b").unwrap().as_bytes(), br#"[1,{"c":2}]"#);
+        assert!(v.get("c").is_none());
+        assert_eq!(RawJson::new(b"[1]").members().count(), 0);
+    }
+}
