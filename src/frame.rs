@@ -184,7 +184,7 @@ impl fmt::Display for Frame<'_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use crate::{BodyErrorKind, FrameError};
