@@ -350,6 +350,7 @@ fn provider(
     stop: &AtomicBool,
 ) -> io::Result<()> {
     let mut asked = vec![0u32; table.len()];
+    let mut out = Vec::new();
     loop {
         let (mut conn, _) = requests.accept()?;
         conn.set_read_timeout(Some(TIMEOUT * 6))?;
@@ -387,7 +388,8 @@ fn provider(
                 _ if reset_now => &resource.message[..PARTIAL.min(resource.message.len() / 2)],
                 _ => &resource.message[..],
             };
-            let mut out = channel.to_be_bytes().to_vec();
+            out.clear();
+            out.extend_from_slice(&channel.to_be_bytes());
             out.extend_from_slice(message);
             // A gateway that found the message too large stops reading and
             // resets: that write error is part of the scenario.
@@ -469,7 +471,8 @@ struct Gateway {
     events_tx: Sender<Ev>,
     requests: Option<TcpStream>,
     generation: u64,
-    watchers: Vec<JoinHandle<()>>,
+    /// The thread that tells when the current `/requests` ends.
+    watcher: Option<JoinHandle<()>>,
     downstream: BufWriter<TcpStream>,
     buf: Vec<u8>,
     next_channel: u32,
@@ -502,7 +505,7 @@ impl Gateway {
             let generation = self.generation;
             let mut watch = conn.try_clone()?;
             let tx = self.events_tx.clone();
-            self.watchers.push(thread::spawn(move || {
+            self.watcher = Some(thread::spawn(move || {
                 // The provider never writes on /requests: this read returns
                 // only when the connection ends.
                 let _ = watch.read(&mut [0u8; 1]);
@@ -523,23 +526,29 @@ impl Gateway {
         }
     }
 
-    /// Forgets the current `/requests` connection (it ended).
-    fn requests_ended(&mut self) {
+    /// Forgets the current `/requests` connection (it ended, or the gateway
+    /// is done with it) and joins its watcher, whose read the shutdown ends.
+    fn requests_ended(&mut self) -> io::Result<()> {
         if let Some(conn) = self.requests.take() {
             let _ = conn.shutdown(Shutdown::Both);
+        }
+        match self.watcher.take().map(JoinHandle::join) {
+            Some(Err(_)) => Err(io::Error::other("a /requests watcher panicked")),
+            Some(Ok(())) | None => Ok(()),
         }
     }
 
     /// Takes stale events before an ask: the end of the current `/requests`
     /// means the next ask needs a new one.
-    fn drain(&mut self) {
+    fn drain(&mut self) -> io::Result<()> {
         while let Ok(ev) = self.events.try_recv() {
             if let Ev::RequestsEnded(g) = ev
                 && g == self.generation
             {
-                self.requests_ended();
+                self.requests_ended()?;
             }
         }
+        Ok(())
     }
 
     /// Runs one exchange for resource `index` to its end.
@@ -565,20 +574,26 @@ impl Gateway {
         for _ in 0..8 * (MAX_RETRIES + 1) {
             let step = match exchange.status() {
                 Status::Ready | Status::AskAgain => {
-                    self.drain();
+                    if let Err(e) = self.drain() {
+                        return report(Outcome::Failed, 0, &exchange, e.to_string());
+                    }
                     match self.send_ask(channel, resource.uri) {
                         Ok(()) => exchange.on(Event::AskSent),
                         Err(e) => {
                             // Not sent: a fresh /requests on the next pass.
                             detail = format!("ask not sent: {e}");
-                            self.requests_ended();
+                            if let Err(e) = self.requests_ended() {
+                                return report(Outcome::Failed, 0, &exchange, e.to_string());
+                            }
                             continue;
                         }
                     }
                 }
                 Status::Asked => match self.events.recv_timeout(TIMEOUT) {
                     Ok(Ev::RequestsEnded(g)) if g == self.generation => {
-                        self.requests_ended();
+                        if let Err(e) = self.requests_ended() {
+                            return report(Outcome::Failed, 0, &exchange, e.to_string());
+                        }
                         exchange.on(Event::RequestsEnded)
                     }
                     Ok(Ev::RequestsEnded(_)) => continue, // an older connection
@@ -774,7 +789,7 @@ fn run(options: &Options) -> io::Result<bool> {
         events_tx,
         requests: None,
         generation: 0,
-        watchers: Vec::new(),
+        watcher: None,
         downstream: BufWriter::with_capacity(1 << 16, downstream_conn),
         buf: vec![0u8; options.buffer],
         next_channel: 1,
@@ -841,7 +856,7 @@ fn run(options: &Options) -> io::Result<bool> {
     gateway.downstream.flush()?;
     gateway.downstream.get_ref().shutdown(Shutdown::Write)?;
     stop.store(true, Ordering::SeqCst);
-    gateway.requests_ended();
+    gateway.requests_ended()?;
     let _ = TcpStream::connect(path_addr); // wakes the acceptor
     let checked = downstream_thread
         .join()
@@ -852,11 +867,6 @@ fn run(options: &Options) -> io::Result<bool> {
     acceptor
         .join()
         .map_err(|_| io::Error::other("acceptor panicked"))?;
-    for watcher in gateway.watchers.drain(..) {
-        watcher
-            .join()
-            .map_err(|_| io::Error::other("watcher panicked"))?;
-    }
 
     for mismatch in checked.mismatches.iter().take(MAX_REPORTED) {
         println!("downstream MISMATCH: {mismatch}");
