@@ -252,7 +252,6 @@ impl<'a, E> PathEnd<&'a [u8], E> {
 /// assert_eq!(path.push(b"\x00{\"contents\":[]}").map_err(|e| e.limit()), Err(4));
 /// # Ok::<(), TooLarge>(())
 /// ```
-#[derive(Debug)]
 pub struct PathReader<'b> {
     buf: &'b mut [u8],
     len: usize,
@@ -378,6 +377,17 @@ impl<'b> PathReader<'b> {
                 PathEnd::Message(buf.get(..self.len).unwrap_or(buf))
             }
         })
+    }
+}
+
+/// Shows the counts, never the bytes.
+impl fmt::Debug for PathReader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PathReader")
+            .field("len", &self.len)
+            .field("limit", &self.buf.len())
+            .field("too_large", &self.overflow)
+            .finish()
     }
 }
 
@@ -867,6 +877,9 @@ mod tests {
         r.push(b"").unwrap();
         r.push(b"}").unwrap();
         assert_eq!((r.len(), r.limit(), r.is_empty()), (3, 8, false));
+        let mut debug = heapless::String::<64>::new();
+        core::fmt::write(&mut debug, format_args!("{r:?}")).unwrap();
+        assert_eq!(debug, "PathReader { len: 3, limit: 8, too_large: false }");
         assert_eq!(r.close(), Ok(PathEnd::Message(&b"\x00{}"[..])));
     }
 
