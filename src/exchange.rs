@@ -12,9 +12,11 @@
 //! |-------------------------------------------|-----------------------------|---------------------------|
 //! | bytes, then a clean close                 | [`PathEnd::Message`]        | [`Status::Answered`]      |
 //! | a clean close with no bytes at all        | [`PathEnd::NotServed`]      | [`Status::NotServed`]     |
-//! | an abrupt end (reset, transport error)    | [`PathEnd::Unanswered`]     | [`Status::AskAgain`]      |
-//! | `/requests` ends before the path opens    | —                           | [`Status::AskAgain`]      |
+//! | an abrupt end (reset, transport error)    | [`PathEnd::Unanswered`]     | [`Status::AskAgain`] (1)  |
+//! | `/requests` ends before the path opens    | —                           | [`Status::AskAgain`] (1)  |
 //! | more bytes than the buffer holds          | `Err(`[`TooLarge`]`)`       | the caller's to decide    |
+//!
+//! (1) or [`Status::GaveUp`] once the caller's retry bound is spent.
 //!
 //! Bytes followed by an abrupt end are *not* a message: the partial bytes
 //! are dropped and the exchange is unanswered. A message is only handed over
