@@ -45,6 +45,8 @@
 //! # Features
 //!
 //! * `defmt`: `defmt::Format` for the public types a firmware logs.
+//! * `alloc` (host-only: `rmcp` needs `std`): the `diverge_frame::rmcp` module,
+//!   conversions to the `rmcp` types and the reference's owned decode.
 //!
 //! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.
 
@@ -53,10 +55,16 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod blob;
 mod error;
 mod frame;
 mod json;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod rmcp;
 mod view;
 
 pub use blob::Base64Error;
