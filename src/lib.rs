@@ -51,6 +51,8 @@
 //! * `embedded-io`: `exchange::read_path`, over a blocking `embedded_io::Read`.
 //! * `embedded-io-async`: `exchange::read_path_async`, over an
 //!   `embedded_io_async::Read`.
+//! * `alloc` (host-only: `rmcp` needs `std`): the `diverge_frame::rmcp` module,
+//!   conversions to the `rmcp` types and the reference's owned decode.
 //!
 //! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.
 
@@ -59,11 +61,17 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod blob;
 mod error;
 pub mod exchange;
 mod frame;
 mod json;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod rmcp;
 mod view;
 
 pub use blob::Base64Error;
