@@ -51,28 +51,6 @@ impl core::error::Error for Base64Error {}
 /// Characters unescaped and decoded per step when a blob has escapes.
 const CHUNK: usize = 256;
 
-fn map_err(
-    e: base64::DecodeSliceError,
-    base: usize,
-    needed: usize,
-    available: usize,
-) -> Base64Error {
-    match e {
-        base64::DecodeSliceError::OutputSliceTooSmall => {
-            Base64Error::BufferTooSmall { needed, available }
-        }
-        base64::DecodeSliceError::DecodeError(e) => Base64Error::Invalid {
-            offset: base
-                + match e {
-                    base64::DecodeError::InvalidByte(at, _)
-                    | base64::DecodeError::InvalidLastSymbol(at, _) => at,
-                    base64::DecodeError::InvalidLength(at) => at,
-                    base64::DecodeError::InvalidPadding => 0,
-                },
-        },
-    }
-}
-
 impl JsonStr<'_> {
     /// The exact size of the decoded blob, assuming it is valid base64
     /// (length without the trailing `=` padding, times 3/4).
