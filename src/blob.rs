@@ -106,10 +106,8 @@ impl JsonStr<'_> {
         let mut flush =
             |chunk: &[u8], last: bool, read: usize, total: &mut usize| -> Result<(), Base64Error> {
                 let base = read - chunk.len();
-                if !last {
-                    if let Some(at) = chunk.iter().position(|&b| b == b'=') {
-                        return Err(Base64Error::Invalid { offset: base + at });
-                    }
+                if let Some(at) = chunk.iter().position(|&b| b == b'=').filter(|_| !last) {
+                    return Err(Base64Error::Invalid { offset: base + at });
                 }
                 let n = ENGINE
                     .decode_slice(chunk, &mut scratch)
