@@ -42,9 +42,18 @@
 //! # Ok::<(), diverge_frame::FrameError>(())
 //! ```
 //!
+//! 4. **Encode** ([`encode`]): the inverse, without a heap, byte for byte
+//!    what `serde_json::to_vec` writes; streaming builders and whole-view
+//!    re-emission into a buffer, a `heapless::Vec` or an `embedded_io::Write`.
+//!
+//! Opt-in checks of what the MCP spec asks and the reference does not
+//! enforce live in [`spec`].
+//!
 //! # Features
 //!
 //! * `defmt`: `defmt::Format` for the public types a firmware logs.
+//! * `embedded-io`: [`encode::IoSink`], encoding into any
+//!   `embedded_io::Write` (embedded-io 0.6).
 //!
 //! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.
 
@@ -54,15 +63,18 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod blob;
+pub mod encode;
 mod error;
 mod frame;
 mod json;
+pub mod spec;
 mod view;
 
 pub use blob::Base64Error;
 pub use error::{BodyError, BodyErrorKind, EncodeError, FrameError};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
+pub use spec::{SpecError, SpecErrorKind};
 pub use view::error::ErrorView;
 pub use view::request::RequestView;
 pub use view::result::{Body, CacheScope, Content, Contents, ResultView};
