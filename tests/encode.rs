@@ -1471,3 +1471,84 @@ mod io {
         }
     }
 }
+
+/// Every buffer shorter than the frame gives `BufferFull`, for every length,
+/// on the generator's accepted frames and requests and on large frames.
+#[test]
+fn every_truncation_length_is_buffer_full() {
+    let mut frames: Vec<Vec<u8>> = Vec::new();
+    let mut requests: Vec<Vec<u8>> = Vec::new();
+    let mut i = 0u64;
+    while frames.len() < 100 || requests.len() < 100 {
+        let mut generator = Gen::new(0x7A11_0000 + i, 0);
+        i += 1;
+        let frame = generator.frame();
+        if frames.len() < 100 && reference_reencode(&frame).is_some() {
+            frames.push(frame);
+        }
+        let request = generator.request();
+        if requests.len() < 100 && RequestView::decode(&request).is_ok() {
+            requests.push(request);
+        }
+    }
+    let big_text = "\u{1}\"é😀\\\n/\u{7f}".repeat(60);
+    let mut big = vec![0u8; 8192];
+    let n = ResultEncoder::new(&mut big[..])
+        .and_then(|e| {
+            e.contents()?
+                .item("u")?
+                .text(big_text.as_str())?
+                .end()?
+                .item("b")?
+                .blob(&[7; 300])?
+                .end()?
+                .finish()
+        })
+        .unwrap();
+    frames.push(big[..n].to_vec());
+    let mut lengths = 0usize;
+    for frame in &frames {
+        let view = Frame::decode(frame).unwrap();
+        let n = frame_view_encoded_len(&view);
+        let mut buf = vec![0u8; n];
+        for len in 0..n {
+            assert_eq!(
+                encode_frame_view(&view, &mut buf[..len]),
+                Err(EncodeError::BufferFull)
+            );
+        }
+        assert_eq!(encode_frame_view(&view, &mut buf[..]), Ok(n));
+        lengths += n + 1;
+    }
+    for request in &requests {
+        let view = RequestView::decode(request).unwrap();
+        let n = request_view_encoded_len(&view);
+        let mut buf = vec![0u8; n];
+        for len in 0..n {
+            assert_eq!(
+                encode_request_view(&view, &mut buf[..len]),
+                Err(EncodeError::BufferFull)
+            );
+        }
+        assert_eq!(encode_request_view(&view, &mut buf[..]), Ok(n));
+        lengths += n + 1;
+    }
+    println!(
+        "truncation: {} frames and {} requests, {lengths} buffer lengths, all BufferFull below the length",
+        frames.len(),
+        requests.len()
+    );
+}
+
+#[test]
+fn error_types_stay_small_and_shareable() {
+    fn shareable<T: Send + Sync + 'static + Copy>() {}
+    shareable::<EncodeError>();
+    shareable::<SpecError>();
+    assert!(
+        size_of::<EncodeError>() <= 12,
+        "{}",
+        size_of::<EncodeError>()
+    );
+    assert!(size_of::<SpecError>() <= 12);
+}
