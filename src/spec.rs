@@ -252,8 +252,11 @@ pub fn is_media_type(mime_type: &str) -> bool {
 
 /// Whether `blob` is standard base64 (RFC 4648 alphabet, `=` padding
 /// optional and not beyond the last quad, no stray bits in the last
-/// character): exactly what [`JsonStr::decode_base64_into`](crate::JsonStr::decode_base64_into)
-/// accepts.
+/// character): exactly what the base64 engine behind
+/// [`JsonStr::decode_base64_into`](crate::JsonStr::decode_base64_into)
+/// accepts for the whole text. (`decode_base64_into` itself decodes an
+/// escaped blob in 256-character steps and so also takes a padded quad
+/// ending one step followed by more data; this check does not.)
 ///
 /// # Examples
 ///
