@@ -656,7 +656,7 @@ fn media_type_ok(bytes: impl Iterator<Item = u8>) -> bool {
     )
 }
 
-/// Standard base64 as the crate's blob decoder accepts it: alphabet
+/// Standard base64 as the blob decoder's engine accepts it: alphabet
 /// `A-Z a-z 0-9 + /`, optional `=` padding not beyond the last quad,
 /// zero stray bits.
 fn base64_ok(bytes: impl Iterator<Item = u8>) -> bool {
