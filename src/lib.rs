@@ -17,10 +17,16 @@
 //!    read the validated JSON lazily. Strings are [`JsonStr`] (escaped text,
 //!    unescaped on demand into a caller's buffer); values the codec does not
 //!    interpret are [`RawJson`].
+//! 4. **Encode** ([`encode`]): the inverse, without a heap, byte for byte
+//!    what `serde_json::to_vec` writes: streaming builders and whole-view
+//!    re-emission into a buffer, a `heapless::Vec` or an `embedded_io::Write`.
 //!
 //! **Contract**: once `decode` returned `Ok`, no view accessor fails or
 //! panics. The only fallible calls on views take a caller's buffer (which may
 //! be too small) or decode base64 (which the reference never checks).
+//!
+//! Opt-in checks of what the MCP spec asks and the reference does not
+//! enforce (`check_spec()`, strict encoders) live in [`spec`].
 //!
 //! # Example
 //!
@@ -42,17 +48,10 @@
 //! # Ok::<(), diverge_frame::FrameError>(())
 //! ```
 //!
-//! 4. **Encode** ([`encode`]): the inverse, without a heap, byte for byte
-//!    what `serde_json::to_vec` writes; streaming builders and whole-view
-//!    re-emission into a buffer, a `heapless::Vec` or an `embedded_io::Write`.
-//!
-//! Opt-in checks of what the MCP spec asks and the reference does not
-//! enforce live in [`spec`].
-//!
 //! # Features
 //!
 //! * `defmt`: `defmt::Format` for the public types a firmware logs.
-//! * `embedded-io`: [`encode::IoSink`], encoding into any
+//! * `embedded-io`: `encode::IoSink`, encoding into any
 //!   `embedded_io::Write` (embedded-io 0.6).
 //!
 //! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.

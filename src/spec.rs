@@ -961,7 +961,8 @@ mod tests {
         );
         let alphabet = *b"ABQg/=*";
         let mut checked = 0usize;
-        for len in 0..=7u32 {
+        let longest = if cfg!(miri) { 3 } else { 7 };
+        for len in 0..=longest {
             for mut n in 0..alphabet.len().pow(len) {
                 let mut s = [0u8; 7];
                 for slot in s.iter_mut().take(len as usize) {
@@ -980,7 +981,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked > 900_000);
+        assert!(checked > if cfg!(miri) { 300 } else { 900_000 });
     }
 
     #[test]
