@@ -249,7 +249,7 @@ pub fn string(j: JsonStr<'_>) -> String {
     longer.push('x');
     assert!(j != longer.as_str(), "JsonStr == its text plus one char");
     if let Some((cut, _)) = unescaped.char_indices().last() {
-        assert!(j != &unescaped[..cut], "JsonStr == its text minus one char");
+        assert!(j != unescaped[..cut], "JsonStr == its text minus one char");
     }
     assert_eq!(
         j.is_empty(),
