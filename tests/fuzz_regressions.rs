@@ -1,9 +1,7 @@
 //! Inputs the fuzzers found (`fuzz/`), kept as regression tests. Each one
 //! first asserts, through the reference oracle, what `serde_json` + rmcp
-//! 3.11.0 does with the frame; then the property that failed. Open findings
-//! are `#[ignore]`d with a pointer to `notes/fuzz-findings.md`, so the suite
-//! passes until the fix lands (then drop the `ignore`, and the temporary skip
-//! in `fuzz/src/walk.rs`).
+//! 3.11.0 does with the frame; then the property that failed (both fixed; the
+//! findings are described in `fuzz/FINDINGS.md`).
 #![allow(
     clippy::indexing_slicing,
     clippy::unwrap_used,
@@ -63,7 +61,6 @@ fn f1_frame_agrees_with_reference() {
 /// whose `needed` equals `available`, so a caller that grows its buffer to
 /// `needed` and retries never gets anywhere.
 #[test]
-#[ignore = "open: see notes/fuzz-findings.md (F1)"]
 fn f1_invalid_blob_is_invalid_not_buffer_too_small() {
     let frame = corpus("decode_frame", F1);
     let blob = only_blob(&frame);
@@ -85,7 +82,6 @@ fn f2_frame_agrees_with_reference() {
 /// escape: the escaped path decodes 256-character chunks one by one, so
 /// padding at the end of a chunk is accepted in the middle of the blob.
 #[test]
-#[ignore = "open: see notes/fuzz-findings.md (F2)"]
 fn f2_escaped_blob_decodes_like_its_unescaped_text() {
     let frame = corpus("decode_frame", F2);
     let escaped = only_blob(&frame);
