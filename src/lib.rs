@@ -54,6 +54,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod blob;
+#[cfg(feature = "defmt")]
+mod defmt;
 mod error;
 mod frame;
 mod json;
