@@ -717,6 +717,10 @@ mod stack {
         pub worst: (&'static str, &'static str),
         /// Most bytes of stack a call used for the current vector.
         pub vector_max: usize,
+        /// The call that used [`vector_max`](Self::vector_max).
+        pub vector_worst: &'static str,
+        /// Most bytes of stack a view call (anything but `decode`) used, and which call.
+        pub views: (usize, &'static str),
         vector: &'static str,
     }
 
@@ -726,6 +730,8 @@ mod stack {
                 max: 0,
                 worst: ("", ""),
                 vector_max: 0,
+                vector_worst: "",
+                views: (0, ""),
                 vector: "",
             }
         }
@@ -734,6 +740,7 @@ mod stack {
         pub fn start(&mut self, vector: &'static str) {
             self.vector = vector;
             self.vector_max = 0;
+            self.vector_worst = "";
         }
 
         /// Runs `f` and records how many bytes of stack it used.
@@ -769,7 +776,13 @@ mod stack {
                 p += 4;
             }
             let used = top - p;
-            self.vector_max = self.vector_max.max(used);
+            if used > self.views.0 && !call.ends_with("::decode") {
+                self.views = (used, call);
+            }
+            if used > self.vector_max {
+                self.vector_max = used;
+                self.vector_worst = call;
+            }
             if used > self.max {
                 self.max = used;
                 self.worst = (call, self.vector);
@@ -821,18 +834,20 @@ fn main() -> ! {
         bytes += v.bytes.len();
         match outcome {
             Ok(()) => hprintln!(
-                "ok   {:<34} {:>6} B  stack {:>4} B",
+                "ok   {:<34} {:>6} B  stack {:>4} B  {}",
                 v.name,
                 v.bytes.len(),
-                g.vector_max
+                g.vector_max,
+                g.vector_worst
             ),
             Err(e) => {
                 failures += 1;
                 hprintln!(
-                    "FAIL {:<34} {:>6} B  stack {:>4} B: {}",
+                    "FAIL {:<34} {:>6} B  stack {:>4} B  {}: {}",
                     v.name,
                     v.bytes.len(),
                     g.vector_max,
+                    g.vector_worst,
                     e
                 );
             }
@@ -852,6 +867,7 @@ fn main() -> ! {
         g.worst.1,
         STACK_BOUND
     );
+    hprintln!("view calls, deepest: {} B ({})", g.views.0, g.views.1);
     if g.max > STACK_BOUND {
         failures += 1;
         hprintln!(
