@@ -17,6 +17,9 @@
 //!    read the validated JSON lazily. Strings are [`JsonStr`] (escaped text,
 //!    unescaped on demand into a caller's buffer); values the codec does not
 //!    interpret are [`RawJson`].
+//! 4. **Exchange**: [`exchange`] reads the one message of a
+//!    `/mcp/read-resource/{channel}` path into a caller's buffer and tells
+//!    answered, not served, unanswered (ask again) and too large apart.
 //!
 //! **Contract**: once `decode` returned `Ok`, no view accessor fails or
 //! panics. The only fallible calls on views take a caller's buffer (which may
@@ -45,6 +48,11 @@
 //! # Features
 //!
 //! * `defmt`: `defmt::Format` for the public types a firmware logs.
+//! * `embedded-io`: `exchange::read_path`, over a blocking `embedded_io::Read`.
+//! * `embedded-io-async`: `exchange::read_path_async`, over an
+//!   `embedded_io_async::Read`.
+//! * `alloc` (host-only: `rmcp` needs `std`): the `diverge_frame::rmcp` module,
+//!   conversions to the `rmcp` types and the reference's owned decode.
 //!
 //! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.
 
@@ -53,12 +61,19 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod blob;
 #[cfg(feature = "defmt")]
 mod defmt;
 mod error;
+pub mod exchange;
 mod frame;
 mod json;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod rmcp;
 mod view;
 
 pub use blob::Base64Error;

@@ -1,0 +1,1095 @@
+//! The exchange: reading the one message of a path into a bounded buffer,
+//! and deciding what the way the path ended means.
+//!
+//! # The rules (provider protocol 2.3.0, `/mcp/read-resource/{channel}`)
+//!
+//! The ask is kind [`READ_RESOURCE_KIND`] (`3`) on `/requests`, its payload
+//! the request JSON. The server answers on `/mcp/read-resource/{channel}` with
+//! **exactly one message** and closes the path. How the path ends is part of
+//! the answer:
+//!
+//! | the path                                  | [`PathEnd`]                 | the exchange ([`Status`]) |
+//! |-------------------------------------------|-----------------------------|---------------------------|
+//! | bytes, then a clean close                 | [`PathEnd::Message`]        | [`Status::Answered`]      |
+//! | a clean close with no bytes at all        | [`PathEnd::NotServed`]      | [`Status::NotServed`]     |
+//! | an abrupt end (reset, transport error)    | [`PathEnd::Unanswered`]     | [`Status::AskAgain`] (1)  |
+//! | `/requests` ends before the path opens    | —                           | [`Status::AskAgain`] (1)  |
+//! | more bytes than the buffer holds          | `Err(`[`TooLarge`]`)`       | the caller's to decide    |
+//!
+//! (1) or [`Status::GaveUp`] once the caller's retry bound is spent.
+//!
+//! Bytes followed by an abrupt end are *not* a message: the partial bytes
+//! are dropped and the exchange is unanswered. A message is only handed over
+//! whole; one that does not fit is reported as [`TooLarge`], never cut.
+//!
+//! # Reading a path
+//!
+//! Three front ends share one bounded reader, and none of them allocates:
+//!
+//! * [`PathReader`]: push API for transports that hand out `&[u8]` chunks
+//!   (feed chunks, then [`close`](PathReader::close) or
+//!   [`abort`](PathReader::abort)). No feature needed.
+//! * `read_path`: blocking, over an `embedded_io::Read` (feature
+//!   `embedded-io`). `Ok(0)` from `read` is the clean close; any `Err` before
+//!   it is the abrupt end, and the error is handed back in
+//!   [`PathEnd::Unanswered`].
+//! * `read_path_async`: the same over an `embedded_io_async::Read` (feature
+//!   `embedded-io-async`).
+//!
+//! Each reads at most `buf.len() + 1` bytes: the extra byte, read into a
+//! one-byte scratch once the buffer is full, tells a message that exactly
+//! fits (the next read is the close) from one that does not. After
+//! [`TooLarge`] the rest of the path is left unread; close or reset it.
+//!
+//! # The exchange as a whole
+//!
+//! [`Exchange`] is a small state machine fed with [`Event`]s. It answers
+//! with a [`Status`]: wait, ask (again), or one of three final outcomes,
+//! [`Status::Answered`], [`Status::NotServed`] and [`Status::GaveUp`] (the
+//! exchange was left unanswered more often than the caller's retry bound
+//! allows). Every transition:
+//!
+//! | status \ event | `AskSent` | `PathOpened` | `RequestsEnded` | `Message` | `CleanClose` | `PathAborted` |
+//! |----------------|-----------|--------------|-----------------|-----------|--------------|---------------|
+//! | `Ready`        | `Asked`   | ✗            | `Ready`         | ✗         | ✗            | ✗             |
+//! | `Asked`        | ✗         | `PathOpen`   | **retry**       | `Answered`| `NotServed`  | **retry**     |
+//! | `PathOpen`     | ✗         | ✗            | `PathOpen`      | `Answered`| `NotServed`  | **retry**     |
+//! | `AskAgain`     | `Asked`   | ✗            | `AskAgain`      | ✗         | ✗            | ✗             |
+//! | final          | ✗         | ✗            | unchanged       | ✗         | ✗            | ✗             |
+//!
+//! **retry** is [`Status::AskAgain`] while retries are left, else
+//! [`Status::GaveUp`]. ✗ is an [`UnexpectedEvent`] error, and the status
+//! stays as it was. A path event while `Asked` implies the path was opened
+//! (a transport may tell of a path only by what it carries).
+//!
+//! # Example
+//!
+//! ```
+//! # #[cfg(feature = "embedded-io")]
+//! # fn main() -> Result<(), Box<dyn core::error::Error>> {
+//! use diverge_frame::exchange::{Event, Exchange, PathEnd, Status, read_path};
+//! use diverge_frame::Frame;
+//!
+//! // Any `embedded_io::Read` is a path: a socket, a UART, … Here, the bytes a
+//! // server sent before closing cleanly (`&[u8]` reads, then gives `Ok(0)`).
+//! let mut path: &[u8] =
+//!     b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"mimeType\":\"text/plain\",\"text\":\"caf\\u00e9\"}]}";
+//! let mut buf = [0u8; 256];
+//!
+//! let mut exchange = Exchange::new(2); // ask again at most twice
+//! exchange.on(Event::AskSent)?; // kind 3 + {"uri":"docs://a"} went out on /requests
+//!
+//! // Err(TooLarge) if the message does not fit `buf`: never cut, never a bad frame.
+//! let end = read_path(&mut path, &mut buf)?;
+//! match exchange.path_ended(&end)? {
+//!     Status::Answered => match end.decode()? {
+//!         PathEnd::Message(Frame::Result(result)) => assert_eq!(result.contents().count(), 1),
+//!         PathEnd::Message(Frame::Error(error)) => println!("error {}", error.code()),
+//!         PathEnd::NotServed | PathEnd::Unanswered(_) => unreachable!(),
+//!     },
+//!     Status::NotServed => println!("the server did not serve it"),
+//!     Status::AskAgain => println!("unanswered: send the ask again"),
+//!     Status::GaveUp => println!("unanswered, and no retries left"),
+//!     Status::Ready | Status::Asked | Status::PathOpen => unreachable!(),
+//! }
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "embedded-io"))]
+//! # fn main() {}
+//! ```
+
+use core::fmt;
+
+use crate::error::FrameError;
+use crate::frame::{Frame, RawFrame};
+
+/// The kind byte of a read-resource ask on `/requests`; the request JSON
+/// follows it to the end of the message.
+pub const READ_RESOURCE_KIND: u8 = 3;
+
+/// The message on a path does not fit the caller's buffer.
+///
+/// Its own error, apart from [`FrameError`] (the bytes are not known to be a
+/// bad frame: they were never all read) and from
+/// [`EncodeError`](crate::EncodeError). Nothing was cut: no partial message
+/// is handed over.
+///
+/// The server did send a message, so asking again would bring the same one
+/// back; what to do about it (a larger buffer, an error downstream) is the
+/// caller's choice. The rest of the message is left unread on the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TooLarge {
+    limit: usize,
+}
+
+impl TooLarge {
+    /// The size of the buffer, in bytes: the message is longer than this.
+    #[must_use]
+    pub const fn limit(&self) -> usize {
+        self.limit
+    }
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "message larger than the {}-byte buffer", self.limit)
+    }
+}
+
+impl core::error::Error for TooLarge {}
+
+/// How a path ended, when its message (if any) fitted the buffer.
+///
+/// `M` is the message: the raw bytes (`&[u8]`) as read, or a [`Frame`] after
+/// [`decode`](Self::decode). `E` is the cause of an abrupt end: the
+/// transport's error for `read_path` and `read_path_async`, `()` for
+/// [`PathReader::abort`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PathEnd<M, E = ()> {
+    /// One whole message, then a clean close: the exchange is answered.
+    Message(M),
+    /// A clean close with no bytes: the ask was not served.
+    NotServed,
+    /// The path ended abruptly (bytes received before it are dropped): the
+    /// exchange is unanswered and the ask is made again.
+    Unanswered(E),
+}
+
+impl<M, E> PathEnd<M, E> {
+    /// The [`Event`] to feed an [`Exchange`] for this end.
+    #[must_use]
+    pub const fn event(&self) -> Event {
+        match self {
+            Self::Message(_) => Event::Message,
+            Self::NotServed => Event::CleanClose,
+            Self::Unanswered(_) => Event::PathAborted,
+        }
+    }
+
+    /// The message, if the path carried one.
+    #[must_use]
+    pub fn message(self) -> Option<M> {
+        match self {
+            Self::Message(message) => Some(message),
+            Self::NotServed | Self::Unanswered(_) => None,
+        }
+    }
+}
+
+impl<'a, E> PathEnd<&'a [u8], E> {
+    /// Decodes the message with [`Frame::decode`]; the other ends pass
+    /// through unchanged.
+    ///
+    /// # Errors
+    ///
+    /// The [`FrameError`] of [`Frame::decode`] when the message is not a
+    /// valid response frame ([`FrameError::Empty`] cannot occur: an empty
+    /// path is [`PathEnd::NotServed`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::PathEnd;
+    /// use diverge_frame::{Frame, FrameError};
+    ///
+    /// let end: PathEnd<&[u8]> = PathEnd::Message(b"\x01{\"code\":-32602,\"message\":\"Resource not found\"}");
+    /// let Some(Frame::Error(error)) = end.decode()?.message() else { unreachable!() };
+    /// assert_eq!(error.code(), -32602);
+    ///
+    /// let bad: PathEnd<&[u8]> = PathEnd::Message(b"\x07{}");
+    /// assert_eq!(bad.decode(), Err(FrameError::UnknownTag(7)));
+    /// # Ok::<(), FrameError>(())
+    /// ```
+    pub fn decode(self) -> Result<PathEnd<Frame<'a>, E>, FrameError> {
+        Ok(match self {
+            Self::Message(bytes) => PathEnd::Message(Frame::decode(bytes)?),
+            Self::NotServed => PathEnd::NotServed,
+            Self::Unanswered(cause) => PathEnd::Unanswered(cause),
+        })
+    }
+
+    /// Splits the message with [`Frame::split`] (O(1), the JSON unchecked),
+    /// for a relay that forwards without looking inside.
+    ///
+    /// # Errors
+    ///
+    /// [`FrameError::UnknownTag`] when the first byte is neither tag.
+    pub fn split(self) -> Result<PathEnd<RawFrame<'a>, E>, FrameError> {
+        Ok(match self {
+            Self::Message(bytes) => PathEnd::Message(Frame::split(bytes)?),
+            Self::NotServed => PathEnd::NotServed,
+            Self::Unanswered(cause) => PathEnd::Unanswered(cause),
+        })
+    }
+}
+
+/// Collects the message of one path into a caller's buffer, chunk by chunk.
+///
+/// For transports that hand out received bytes as `&[u8]`: [`push`](Self::push)
+/// each chunk, then end with [`close`](Self::close) when the path closed
+/// cleanly or [`abort`](Self::abort) when it ended abruptly. Pushing never
+/// cuts: a chunk that does not fit is refused whole with [`TooLarge`], and
+/// from then on every call reports it.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{PathEnd, PathReader, TooLarge};
+///
+/// let mut buf = [0u8; 64];
+/// let mut path = PathReader::new(&mut buf);
+/// path.push(b"\x00{\"contents\"")?;
+/// path.push(b":[]}")?;
+/// assert_eq!(path.close()?, PathEnd::Message(&b"\x00{\"contents\":[]}"[..]));
+///
+/// let mut buf = [0u8; 64];
+/// let mut path = PathReader::new(&mut buf);
+/// path.push(b"\x00{\"conte")?;
+/// assert_eq!(path.abort()?, PathEnd::Unanswered(())); // partial bytes dropped
+///
+/// let mut buf = [0u8; 4];
+/// let mut path = PathReader::new(&mut buf);
+/// assert_eq!(path.push(b"\x00{\"contents\":[]}").map_err(|e| e.limit()), Err(4));
+/// # Ok::<(), TooLarge>(())
+/// ```
+pub struct PathReader<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+    overflow: bool,
+}
+
+impl<'b> PathReader<'b> {
+    /// A reader that keeps the message in `buf`; the message may be at most
+    /// `buf.len()` bytes.
+    #[must_use]
+    pub const fn new(buf: &'b mut [u8]) -> Self {
+        Self {
+            buf,
+            len: 0,
+            overflow: false,
+        }
+    }
+
+    /// Appends a chunk received on the path. Empty chunks are ignored.
+    ///
+    /// # Errors
+    ///
+    /// [`TooLarge`] when the chunk does not fit in what is left of the
+    /// buffer (nothing of it is kept), and on every call after that.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), TooLarge> {
+        if self.overflow {
+            return Err(self.too_large());
+        }
+        let end = self.len.saturating_add(chunk.len());
+        match self.buf.get_mut(self.len..end) {
+            Some(dst) => {
+                dst.copy_from_slice(chunk);
+                self.len = end;
+                Ok(())
+            }
+            None => {
+                self.overflow = true;
+                Err(self.too_large())
+            }
+        }
+    }
+
+    /// The path closed cleanly: gives its message, or
+    /// [`PathEnd::NotServed`] if no bytes came.
+    ///
+    /// # Errors
+    ///
+    /// [`TooLarge`] if a [`push`](Self::push) overflowed the buffer.
+    pub fn close(self) -> Result<PathEnd<&'b [u8]>, TooLarge> {
+        self.finish(Ok(()))
+    }
+
+    /// The path ended abruptly: [`PathEnd::Unanswered`], whatever was
+    /// received (a partial message is not a message).
+    ///
+    /// # Errors
+    ///
+    /// [`TooLarge`] if a [`push`](Self::push) overflowed the buffer: the
+    /// message was too large whatever happened next.
+    pub fn abort(self) -> Result<PathEnd<&'b [u8]>, TooLarge> {
+        self.finish(Err(()))
+    }
+
+    /// Bytes received so far.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no bytes were received so far.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The largest message this reader can hold: the buffer's length.
+    #[must_use]
+    pub const fn limit(&self) -> usize {
+        self.buf.len()
+    }
+
+    const fn too_large(&self) -> TooLarge {
+        TooLarge {
+            limit: self.buf.len(),
+        }
+    }
+
+    /// Where the next read goes: the rest of the buffer, or `probe` once the
+    /// buffer is full (a byte there means the message is too large). Never
+    /// empty, so a read of 0 bytes into it is the end of the stream.
+    #[cfg(any(feature = "embedded-io", feature = "embedded-io-async"))]
+    fn unfilled<'s>(&'s mut self, probe: &'s mut [u8; 1]) -> &'s mut [u8] {
+        match self.buf.get_mut(self.len..) {
+            Some(rest) if !rest.is_empty() => rest,
+            _ => probe,
+        }
+    }
+
+    /// Records `n > 0` bytes read into [`unfilled`](Self::unfilled).
+    #[cfg(any(feature = "embedded-io", feature = "embedded-io-async"))]
+    fn filled(&mut self, n: usize) -> Result<(), TooLarge> {
+        let room = self.buf.len().saturating_sub(self.len);
+        if room == 0 {
+            self.overflow = true;
+            return Err(self.too_large());
+        }
+        // A reader may not claim more than it was given; clamp if it does.
+        self.len = self.len.saturating_add(n.min(room));
+        Ok(())
+    }
+
+    /// Ends the path: `Ok(())` for a clean close, `Err(cause)` for an abrupt
+    /// end.
+    fn finish<E>(self, how: Result<(), E>) -> Result<PathEnd<&'b [u8], E>, TooLarge> {
+        if self.overflow {
+            return Err(self.too_large());
+        }
+        Ok(match how {
+            Err(cause) => PathEnd::Unanswered(cause),
+            Ok(()) if self.len == 0 => PathEnd::NotServed,
+            Ok(()) => {
+                let buf: &'b [u8] = self.buf;
+                PathEnd::Message(buf.get(..self.len).unwrap_or(buf))
+            }
+        })
+    }
+}
+
+/// Shows the counts, never the bytes.
+impl fmt::Debug for PathReader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PathReader")
+            .field("len", &self.len)
+            .field("limit", &self.buf.len())
+            .field("too_large", &self.overflow)
+            .finish()
+    }
+}
+
+/// Reads the one message of a path from a blocking transport into `buf`.
+///
+/// Reads until the transport reports the end: `Ok(0)` is the clean close
+/// ([`PathEnd::Message`], or [`PathEnd::NotServed`] with no bytes); an `Err`
+/// before it is an abrupt end ([`PathEnd::Unanswered`] with the error; every
+/// error counts, `Interrupted` included, so a transport that can be
+/// interrupted harmlessly should retry inside its `read`). At most
+/// `buf.len() + 1` bytes are read, in at most that many calls.
+///
+/// # Errors
+///
+/// [`TooLarge`] as soon as the message proves longer than `buf`.
+#[cfg(feature = "embedded-io")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded-io")))]
+pub fn read_path<'b, R>(
+    reader: &mut R,
+    buf: &'b mut [u8],
+) -> Result<PathEnd<&'b [u8], R::Error>, TooLarge>
+where
+    R: embedded_io::Read + ?Sized,
+{
+    let mut path = PathReader::new(buf);
+    let mut probe = [0u8; 1];
+    loop {
+        match reader.read(path.unfilled(&mut probe)) {
+            Ok(0) => return path.finish(Ok(())),
+            Ok(n) => path.filled(n)?,
+            Err(cause) => return path.finish(Err(cause)),
+        }
+    }
+}
+
+/// [`read_path`]'s twin over an async transport: the same rules, the same
+/// bounds.
+///
+/// # Errors
+///
+/// [`TooLarge`] as soon as the message proves longer than `buf`.
+#[cfg(feature = "embedded-io-async")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded-io-async")))]
+pub async fn read_path_async<'b, R>(
+    reader: &mut R,
+    buf: &'b mut [u8],
+) -> Result<PathEnd<&'b [u8], R::Error>, TooLarge>
+where
+    R: embedded_io_async::Read + ?Sized,
+{
+    let mut path = PathReader::new(buf);
+    let mut probe = [0u8; 1];
+    loop {
+        match reader.read(path.unfilled(&mut probe)).await {
+            Ok(0) => return path.finish(Ok(())),
+            Ok(n) => path.filled(n)?,
+            Err(cause) => return path.finish(Err(cause)),
+        }
+    }
+}
+
+/// Something that happened on the wire, for [`Exchange::on`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Event {
+    /// The ask (kind [`READ_RESOURCE_KIND`] and the request JSON) was sent on
+    /// `/requests`.
+    AskSent,
+    /// The server opened `/mcp/read-resource/{channel}`.
+    PathOpened,
+    /// The `/requests` connection ended, cleanly or not.
+    RequestsEnded,
+    /// The path carried one whole message, then closed cleanly.
+    Message,
+    /// The path closed cleanly with no message.
+    CleanClose,
+    /// The path ended abruptly.
+    PathAborted,
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::AskSent => "ask sent",
+            Self::PathOpened => "path opened",
+            Self::RequestsEnded => "/requests ended",
+            Self::Message => "message received",
+            Self::CleanClose => "path closed cleanly with no message",
+            Self::PathAborted => "path ended abruptly",
+        })
+    }
+}
+
+/// Where an [`Exchange`] stands, and so what its caller does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Status {
+    /// Nothing sent yet: send the ask.
+    Ready,
+    /// The ask is out: wait for the path (or for `/requests` to end).
+    Asked,
+    /// The path is open: wait for how it ends.
+    PathOpen,
+    /// The exchange was left unanswered: send the ask again.
+    AskAgain,
+    /// Final: the path carried the message.
+    Answered,
+    /// Final: the path closed cleanly with no message.
+    NotServed,
+    /// Final: left unanswered once more than the retry bound allows.
+    GaveUp,
+}
+
+impl Status {
+    /// Whether the exchange is over ([`Answered`](Self::Answered),
+    /// [`NotServed`](Self::NotServed) or [`GaveUp`](Self::GaveUp)).
+    #[must_use]
+    pub const fn is_final(self) -> bool {
+        matches!(self, Self::Answered | Self::NotServed | Self::GaveUp)
+    }
+
+    /// Whether the caller should send the ask now
+    /// ([`Ready`](Self::Ready) or [`AskAgain`](Self::AskAgain)).
+    #[must_use]
+    pub const fn needs_ask(self) -> bool {
+        matches!(self, Self::Ready | Self::AskAgain)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Ready => "ready to ask",
+            Self::Asked => "asked",
+            Self::PathOpen => "path open",
+            Self::AskAgain => "unanswered, ask again",
+            Self::Answered => "answered",
+            Self::NotServed => "not served",
+            Self::GaveUp => "unanswered, retries exhausted",
+        })
+    }
+}
+
+/// An [`Event`] that cannot happen in the exchange's current [`Status`]
+/// (a path before any ask, a second ask while one is out, anything but
+/// `/requests` ending after the end). The exchange is left unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct UnexpectedEvent {
+    event: Event,
+    status: Status,
+}
+
+impl UnexpectedEvent {
+    /// The event that was refused.
+    #[must_use]
+    pub const fn event(&self) -> Event {
+        self.event
+    }
+
+    /// The status the exchange was (and still is) in.
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+}
+
+impl fmt::Display for UnexpectedEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unexpected event \"{}\" in exchange status \"{}\"",
+            self.event, self.status
+        )
+    }
+}
+
+impl core::error::Error for UnexpectedEvent {}
+
+/// One read-resource exchange, from the ask to its outcome, retries
+/// included. See the [module docs](self) for the transition table.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Event, Exchange, Status, UnexpectedEvent};
+///
+/// let mut exchange = Exchange::new(1); // one retry allowed
+/// assert_eq!(exchange.on(Event::AskSent)?, Status::Asked);
+/// assert_eq!(exchange.on(Event::PathAborted)?, Status::AskAgain);
+/// assert_eq!(exchange.on(Event::AskSent)?, Status::Asked);
+/// assert_eq!(exchange.on(Event::RequestsEnded)?, Status::GaveUp); // before the path opened
+/// assert_eq!(exchange.asks(), 2);
+/// # Ok::<(), UnexpectedEvent>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Exchange {
+    status: Status,
+    asks: u32,
+    max_retries: u32,
+}
+
+impl Exchange {
+    /// A new exchange, [`Status::Ready`], that may ask again up to
+    /// `max_retries` times (so ask at most `max_retries + 1` times) before
+    /// it gives up.
+    #[must_use]
+    pub const fn new(max_retries: u32) -> Self {
+        Self {
+            status: Status::Ready,
+            asks: 0,
+            max_retries,
+        }
+    }
+
+    /// Where the exchange stands.
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Asks sent so far.
+    #[must_use]
+    pub const fn asks(&self) -> u32 {
+        self.asks
+    }
+
+    /// Asks sent again so far (asks after the first).
+    #[must_use]
+    pub const fn retries(&self) -> u32 {
+        self.asks.saturating_sub(1)
+    }
+
+    /// The retry bound given to [`new`](Self::new).
+    #[must_use]
+    pub const fn max_retries(&self) -> u32 {
+        self.max_retries
+    }
+
+    /// Feeds one event and gives the new status.
+    ///
+    /// # Errors
+    ///
+    /// [`UnexpectedEvent`] for an event the current status does not allow
+    /// (the ✗ cells of the module's table); the status is unchanged.
+    pub fn on(&mut self, event: Event) -> Result<Status, UnexpectedEvent> {
+        use Event as E;
+        use Status as S;
+        let next = match (self.status, event) {
+            (S::Ready | S::AskAgain, E::AskSent) => {
+                self.asks = self.asks.saturating_add(1);
+                S::Asked
+            }
+            (S::Asked, E::PathOpened) => S::PathOpen,
+            (S::Asked, E::RequestsEnded) | (S::Asked | S::PathOpen, E::PathAborted) => {
+                self.unanswered()
+            }
+            (S::Asked | S::PathOpen, E::Message) => S::Answered,
+            (S::Asked | S::PathOpen, E::CleanClose) => S::NotServed,
+            // Once the path is open, or before/after any ask, `/requests`
+            // ending changes nothing.
+            (status, E::RequestsEnded) => status,
+            (status, event) => return Err(UnexpectedEvent { event, status }),
+        };
+        self.status = next;
+        Ok(next)
+    }
+
+    /// Feeds the [`Event`] for how a path ended ([`PathEnd::event`]).
+    ///
+    /// # Errors
+    ///
+    /// [`UnexpectedEvent`] as for [`on`](Self::on).
+    pub fn path_ended<M, E>(&mut self, end: &PathEnd<M, E>) -> Result<Status, UnexpectedEvent> {
+        self.on(end.event())
+    }
+
+    const fn unanswered(&self) -> Status {
+        if self.asks > self.max_retries {
+            Status::GaveUp
+        } else {
+            Status::AskAgain
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
+    use super::*;
+
+    const ALL_EVENTS: [Event; 6] = [
+        Event::AskSent,
+        Event::PathOpened,
+        Event::RequestsEnded,
+        Event::Message,
+        Event::CleanClose,
+        Event::PathAborted,
+    ];
+
+    /// An exchange driven into `status` through valid events, with retries
+    /// left (`max_retries` 3, at most one ask used).
+    fn exchange_in(status: Status) -> Exchange {
+        let mut x = Exchange::new(3);
+        let path: &[Event] = match status {
+            Status::Ready => &[],
+            Status::Asked => &[Event::AskSent],
+            Status::PathOpen => &[Event::AskSent, Event::PathOpened],
+            Status::AskAgain => &[Event::AskSent, Event::PathAborted],
+            Status::Answered => &[Event::AskSent, Event::PathOpened, Event::Message],
+            Status::NotServed => &[Event::AskSent, Event::PathOpened, Event::CleanClose],
+            Status::GaveUp => {
+                x = Exchange::new(0);
+                &[Event::AskSent, Event::PathAborted]
+            }
+        };
+        for &e in path {
+            x.on(e).unwrap();
+        }
+        assert_eq!(x.status(), status);
+        x
+    }
+
+    /// The module's table, cell by cell (`None` = ✗).
+    fn expected(status: Status, event: Event) -> Option<Status> {
+        use Event as E;
+        use Status as S;
+        match (status, event) {
+            (S::Ready | S::AskAgain, E::AskSent) => Some(S::Asked),
+            (S::Asked, E::PathOpened) => Some(S::PathOpen),
+            (S::Asked, E::RequestsEnded | E::PathAborted) | (S::PathOpen, E::PathAborted) => {
+                Some(S::AskAgain)
+            }
+            (S::Asked | S::PathOpen, E::Message) => Some(S::Answered),
+            (S::Asked | S::PathOpen, E::CleanClose) => Some(S::NotServed),
+            (s, E::RequestsEnded) => Some(s),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn every_cell_of_the_transition_table() {
+        let statuses = [
+            Status::Ready,
+            Status::Asked,
+            Status::PathOpen,
+            Status::AskAgain,
+            Status::Answered,
+            Status::NotServed,
+            Status::GaveUp,
+        ];
+        let mut checked = 0;
+        for status in statuses {
+            for event in ALL_EVENTS {
+                let mut x = exchange_in(status);
+                let before = x;
+                match (x.on(event), expected(status, event)) {
+                    (Ok(got), Some(want)) => {
+                        assert_eq!(got, want, "{status:?} + {event:?}");
+                        assert_eq!(x.status(), want);
+                    }
+                    (Err(err), None) => {
+                        assert_eq!(err, UnexpectedEvent { event, status });
+                        assert_eq!(x, before, "a refused event leaves the exchange unchanged");
+                    }
+                    (got, want) => panic!("{status:?} + {event:?}: got {got:?}, want {want:?}"),
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 42);
+    }
+
+    #[test]
+    fn clean_close_with_a_message_is_answered() {
+        let mut x = Exchange::new(0);
+        assert_eq!(x.on(Event::AskSent), Ok(Status::Asked));
+        assert_eq!(x.on(Event::PathOpened), Ok(Status::PathOpen));
+        assert_eq!(x.on(Event::Message), Ok(Status::Answered));
+        assert!(x.status().is_final());
+        assert_eq!(x.retries(), 0);
+    }
+
+    #[test]
+    fn clean_close_without_a_message_is_not_served_and_not_retried() {
+        let mut x = Exchange::new(5);
+        x.on(Event::AskSent).unwrap();
+        x.on(Event::PathOpened).unwrap();
+        assert_eq!(x.on(Event::CleanClose), Ok(Status::NotServed));
+        assert_eq!(x.asks(), 1);
+        assert_eq!(
+            x.on(Event::AskSent).unwrap_err().status(),
+            Status::NotServed
+        );
+    }
+
+    #[test]
+    fn abrupt_end_asks_again_then_the_retry_is_answered() {
+        let mut x = Exchange::new(1);
+        x.on(Event::AskSent).unwrap();
+        x.on(Event::PathOpened).unwrap();
+        assert_eq!(x.on(Event::PathAborted), Ok(Status::AskAgain));
+        assert!(x.status().needs_ask());
+        assert_eq!(x.on(Event::AskSent), Ok(Status::Asked));
+        assert_eq!(x.on(Event::PathOpened), Ok(Status::PathOpen));
+        assert_eq!(x.on(Event::Message), Ok(Status::Answered));
+        assert_eq!((x.asks(), x.retries()), (2, 1));
+    }
+
+    #[test]
+    fn requests_ending_before_the_path_opens_asks_again() {
+        let mut x = Exchange::new(1);
+        x.on(Event::AskSent).unwrap();
+        assert_eq!(x.on(Event::RequestsEnded), Ok(Status::AskAgain));
+        // The caller reconnects /requests; its end again changes nothing yet.
+        assert_eq!(x.on(Event::RequestsEnded), Ok(Status::AskAgain));
+        x.on(Event::AskSent).unwrap();
+        assert_eq!(x.on(Event::CleanClose), Ok(Status::NotServed));
+    }
+
+    #[test]
+    fn requests_ending_after_the_path_opens_changes_nothing() {
+        let mut x = Exchange::new(0);
+        x.on(Event::AskSent).unwrap();
+        x.on(Event::PathOpened).unwrap();
+        assert_eq!(x.on(Event::RequestsEnded), Ok(Status::PathOpen));
+        assert_eq!(x.on(Event::Message), Ok(Status::Answered));
+        assert_eq!(x.on(Event::RequestsEnded), Ok(Status::Answered));
+    }
+
+    #[test]
+    fn the_retry_bound_is_the_callers() {
+        for max in 0..5u32 {
+            let mut x = Exchange::new(max);
+            for retry in 0..=max {
+                assert_eq!(x.on(Event::AskSent), Ok(Status::Asked));
+                let want = if retry == max {
+                    Status::GaveUp
+                } else {
+                    Status::AskAgain
+                };
+                let event = if retry % 2 == 0 {
+                    Event::PathAborted
+                } else {
+                    Event::RequestsEnded
+                };
+                assert_eq!(x.on(event), Ok(want), "max {max}, retry {retry}");
+            }
+            assert_eq!(x.asks(), max + 1);
+            assert_eq!(x.max_retries(), max);
+            assert_eq!(
+                x.on(Event::AskSent).unwrap_err(),
+                UnexpectedEvent {
+                    event: Event::AskSent,
+                    status: Status::GaveUp
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn path_end_maps_to_its_event() {
+        let mut x = exchange_in(Status::PathOpen);
+        assert_eq!(
+            x.path_ended(&PathEnd::<&[u8]>::Message(b"\x00{}")),
+            Ok(Status::Answered)
+        );
+        let mut x = exchange_in(Status::PathOpen);
+        assert_eq!(
+            x.path_ended(&PathEnd::<&[u8]>::NotServed),
+            Ok(Status::NotServed)
+        );
+        let mut x = exchange_in(Status::PathOpen);
+        assert_eq!(
+            x.path_ended(&PathEnd::<&[u8], u8>::Unanswered(7)),
+            Ok(Status::AskAgain)
+        );
+    }
+
+    #[test]
+    fn push_then_close_gives_the_whole_message() {
+        let mut buf = [0u8; 8];
+        let mut r = PathReader::new(&mut buf);
+        r.push(b"\x00{").unwrap();
+        r.push(b"").unwrap();
+        r.push(b"}").unwrap();
+        assert_eq!((r.len(), r.limit(), r.is_empty()), (3, 8, false));
+        let mut debug = heapless::String::<64>::new();
+        core::fmt::write(&mut debug, format_args!("{r:?}")).unwrap();
+        assert_eq!(debug, "PathReader { len: 3, limit: 8, too_large: false }");
+        assert_eq!(r.close(), Ok(PathEnd::Message(&b"\x00{}"[..])));
+    }
+
+    #[test]
+    fn a_message_that_exactly_fits_is_whole() {
+        let mut buf = [0u8; 3];
+        let mut r = PathReader::new(&mut buf);
+        r.push(b"\x00{}").unwrap();
+        assert_eq!(r.push(b""), Ok(()));
+        assert_eq!(r.close(), Ok(PathEnd::Message(&b"\x00{}"[..])));
+    }
+
+    #[test]
+    fn one_byte_too_many_is_too_large_and_stays_so() {
+        let mut buf = [0u8; 3];
+        let mut r = PathReader::new(&mut buf);
+        r.push(b"\x00{").unwrap();
+        assert_eq!(r.push(b"}!"), Err(TooLarge { limit: 3 }));
+        assert_eq!(r.len(), 2, "nothing of the refused chunk is kept");
+        assert_eq!(r.push(b""), Err(TooLarge { limit: 3 }));
+        assert_eq!(r.close(), Err(TooLarge { limit: 3 }));
+
+        let mut buf = [0u8; 3];
+        let mut r = PathReader::new(&mut buf);
+        assert!(r.push(b"\x00{}\n").is_err());
+        assert_eq!(r.abort(), Err(TooLarge { limit: 3 }));
+    }
+
+    #[test]
+    fn no_bytes_then_close_is_not_served_and_abort_is_unanswered() {
+        let mut buf = [0u8; 8];
+        assert_eq!(PathReader::new(&mut buf).close(), Ok(PathEnd::NotServed));
+        assert_eq!(
+            PathReader::new(&mut buf).abort(),
+            Ok(PathEnd::Unanswered(()))
+        );
+        let mut r = PathReader::new(&mut buf);
+        r.push(b"\x00{\"con").unwrap();
+        assert_eq!(r.abort(), Ok(PathEnd::Unanswered(())));
+    }
+
+    #[test]
+    fn a_zero_byte_buffer_still_tells_not_served_from_too_large() {
+        let mut buf = [0u8; 0];
+        assert_eq!(PathReader::new(&mut buf).close(), Ok(PathEnd::NotServed));
+        let mut r = PathReader::new(&mut buf);
+        assert_eq!(r.push(b"\x00"), Err(TooLarge { limit: 0 }));
+    }
+
+    #[test]
+    fn decode_separates_bad_frames_from_the_other_ends() {
+        let end: PathEnd<&[u8]> = PathEnd::Message(b"\x00{\"contents\":[]}");
+        assert!(matches!(
+            end.decode(),
+            Ok(PathEnd::Message(Frame::Result(_)))
+        ));
+        let end: PathEnd<&[u8]> = PathEnd::Message(b"\x00{\"contents\":");
+        assert!(matches!(end.decode(), Err(FrameError::Body(_))));
+        let end: PathEnd<&[u8], i32> = PathEnd::Unanswered(-1);
+        assert_eq!(end.decode(), Ok(PathEnd::Unanswered(-1)));
+        let end: PathEnd<&[u8]> = PathEnd::NotServed;
+        assert_eq!(end.split(), Ok(PathEnd::NotServed));
+        let end: PathEnd<&[u8]> = PathEnd::Message(b"\x01{}");
+        assert_eq!(
+            end.split().unwrap().message().unwrap().as_bytes(),
+            b"\x01{}"
+        );
+    }
+
+    #[test]
+    fn errors_are_small_copy_and_say_what_went_wrong() {
+        fn assert_traits<T: Copy + Send + Sync + 'static + core::error::Error>() {}
+        assert_traits::<TooLarge>();
+        assert_traits::<UnexpectedEvent>();
+        assert!(size_of::<TooLarge>() <= size_of::<usize>());
+        assert!(size_of::<UnexpectedEvent>() <= 2);
+        assert!(size_of::<Exchange>() <= 12);
+
+        let mut s = heapless::String::<96>::new();
+        core::fmt::write(&mut s, format_args!("{}", TooLarge { limit: 1024 })).unwrap();
+        assert_eq!(s, "message larger than the 1024-byte buffer");
+        s.clear();
+        let err = UnexpectedEvent {
+            event: Event::Message,
+            status: Status::Ready,
+        };
+        core::fmt::write(&mut s, format_args!("{err}")).unwrap();
+        assert_eq!(
+            s,
+            "unexpected event \"message received\" in exchange status \"ready to ask\""
+        );
+    }
+
+    #[cfg(feature = "embedded-io")]
+    mod blocking {
+        #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+        use super::super::*;
+        use embedded_io::{ErrorKind, ErrorType, Read};
+
+        /// Gives `bytes` at most `step` at a time, then ends with `end`.
+        struct Script<'a> {
+            bytes: &'a [u8],
+            step: usize,
+            end: Option<ErrorKind>,
+            calls: usize,
+        }
+
+        impl ErrorType for Script<'_> {
+            type Error = ErrorKind;
+        }
+
+        impl Read for Script<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
+                self.calls += 1;
+                assert!(!buf.is_empty(), "read_path never asks for 0 bytes");
+                if self.bytes.is_empty() {
+                    return self.end.map_or(Ok(0), Err);
+                }
+                let n = self.step.min(buf.len()).min(self.bytes.len());
+                buf[..n].copy_from_slice(&self.bytes[..n]);
+                self.bytes = &self.bytes[n..];
+                Ok(n)
+            }
+        }
+
+        fn script(bytes: &[u8], step: usize, end: Option<ErrorKind>) -> Script<'_> {
+            Script {
+                bytes,
+                step,
+                end,
+                calls: 0,
+            }
+        }
+
+        #[test]
+        fn one_byte_at_a_time_then_eof_is_the_message() {
+            let msg = b"\x00{\"contents\":[]}";
+            let mut buf = [0u8; 32];
+            let mut r = script(msg, 1, None);
+            assert_eq!(read_path(&mut r, &mut buf), Ok(PathEnd::Message(&msg[..])));
+            assert_eq!(r.calls, msg.len() + 1);
+        }
+
+        #[test]
+        fn exact_fit_reads_one_probe_byte_then_eof() {
+            let msg = b"\x00{\"contents\":[]}";
+            let mut buf = [0u8; 16];
+            assert_eq!(msg.len(), buf.len());
+            let mut r = script(msg, 5, None);
+            assert_eq!(read_path(&mut r, &mut buf), Ok(PathEnd::Message(&msg[..])));
+        }
+
+        #[test]
+        fn one_byte_over_is_too_large_and_reading_stops() {
+            let msg = b"\x00{\"contents\":[]} ";
+            let mut buf = [0u8; 16];
+            let mut r = script(msg, 64, Some(ErrorKind::ConnectionReset));
+            assert_eq!(read_path(&mut r, &mut buf), Err(TooLarge { limit: 16 }));
+            assert_eq!(r.calls, 2, "the buffer, then the probe byte");
+            assert!(r.bytes.is_empty());
+        }
+
+        #[test]
+        fn error_before_eof_is_unanswered_with_the_cause() {
+            let mut buf = [0u8; 16];
+            let mut r = script(b"\x00{\"con", 2, Some(ErrorKind::ConnectionReset));
+            assert_eq!(
+                read_path(&mut r, &mut buf),
+                Ok(PathEnd::Unanswered(ErrorKind::ConnectionReset))
+            );
+            let mut r = script(b"", 2, Some(ErrorKind::Interrupted));
+            assert_eq!(
+                read_path(&mut r, &mut buf),
+                Ok(PathEnd::Unanswered(ErrorKind::Interrupted))
+            );
+        }
+
+        #[test]
+        fn eof_at_once_is_not_served() {
+            let mut buf = [0u8; 16];
+            assert_eq!(
+                read_path(&mut script(b"", 1, None), &mut buf),
+                Ok(PathEnd::NotServed)
+            );
+            assert_eq!(
+                read_path(&mut script(b"", 1, None), &mut []),
+                Ok(PathEnd::NotServed)
+            );
+        }
+
+        /// A reader that claims more bytes than it was given.
+        struct Liar;
+
+        impl ErrorType for Liar {
+            type Error = ErrorKind;
+        }
+
+        impl Read for Liar {
+            fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
+                Ok(buf.len() + 10)
+            }
+        }
+
+        #[test]
+        fn a_reader_claiming_too_much_cannot_overrun() {
+            let mut buf = [0u8; 4];
+            assert_eq!(read_path(&mut Liar, &mut buf), Err(TooLarge { limit: 4 }));
+        }
+    }
+}
