@@ -6,10 +6,13 @@
 //! lengths, the URI, the error code. Each prints the same text as its
 //! `Display` (where it has one). A [`JsonStr`] prints its unescaped text and
 //! a [`RawJson`] its JSON text, as their `Display` does: log them only when
-//! you mean to send that text.
+//! you mean to send that text. The exchange layer's [`PathEnd`] prints a
+//! message's summary (or, for raw bytes, its length) and [`PathReader`] its
+//! counts.
 
 use defmt::{Format, Formatter, write};
 
+use crate::exchange::{PathEnd, PathReader};
 use crate::frame::{Frame, RawFrame};
 use crate::json::str::{Fragment, JsonStr, RawJson};
 use crate::view::error::ErrorView;
@@ -105,5 +108,54 @@ impl Format for RawJson<'_> {
             Some(s) => write!(f, "{=str}", s),
             None => write!(f, "{=[u8]}", self.as_bytes()),
         }
+    }
+}
+
+/// The counts, never the bytes (as `Debug`, without the overflow flag).
+impl Format for PathReader<'_> {
+    fn format(&self, f: Formatter<'_>) {
+        write!(
+            f,
+            "PathReader {{ len: {=usize}, limit: {=usize} }}",
+            self.len(),
+            self.limit()
+        );
+    }
+}
+
+/// The message's length, never its bytes.
+impl<E: Format> Format for PathEnd<&[u8], E> {
+    fn format(&self, f: Formatter<'_>) {
+        path_end(self, f, |m, f| write!(f, "{=usize} bytes", m.len()));
+    }
+}
+
+/// The frame's summary.
+impl<E: Format> Format for PathEnd<Frame<'_>, E> {
+    fn format(&self, f: Formatter<'_>) {
+        path_end(self, f, |m, f| m.format(f));
+    }
+}
+
+/// The raw frame's tag and length.
+impl<E: Format> Format for PathEnd<RawFrame<'_>, E> {
+    fn format(&self, f: Formatter<'_>) {
+        path_end(self, f, |m, f| m.format(f));
+    }
+}
+
+fn path_end<M, E: Format>(
+    end: &PathEnd<M, E>,
+    f: Formatter<'_>,
+    message: impl FnOnce(&M, Formatter<'_>),
+) {
+    match end {
+        PathEnd::Message(m) => {
+            write!(f, "Message(");
+            message(m, f);
+            write!(f, ")");
+        }
+        PathEnd::NotServed => write!(f, "NotServed"),
+        PathEnd::Unanswered(e) => write!(f, "Unanswered({})", e),
     }
 }

@@ -15,7 +15,7 @@ root="$(cd "$here/../.." && pwd)"
 THUMBS=(thumbv6m-none-eabi thumbv7em-none-eabihf)
 # Features that build without a heap (every combination is built) and features that are host-only.
 # A feature in Cargo.toml that is in neither list fails the script: classify it here.
-NO_ALLOC_FEATURES=(defmt)
+NO_ALLOC_FEATURES=(defmt embedded-io embedded-io-async)
 HOST_ONLY_FEATURES=(alloc std)
 
 step() { printf '\n=== %s\n' "$*"; }
