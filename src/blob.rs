@@ -51,45 +51,26 @@ impl core::error::Error for Base64Error {}
 /// Characters unescaped and decoded per step when a blob has escapes.
 const CHUNK: usize = 256;
 
-fn map_err(
-    e: base64::DecodeSliceError,
-    base: usize,
-    needed: usize,
-    available: usize,
-) -> Base64Error {
-    match e {
-        base64::DecodeSliceError::OutputSliceTooSmall => {
-            Base64Error::BufferTooSmall { needed, available }
-        }
-        base64::DecodeSliceError::DecodeError(e) => Base64Error::Invalid {
-            offset: base
-                + match e {
-                    base64::DecodeError::InvalidByte(at, _)
-                    | base64::DecodeError::InvalidLastSymbol(at, _) => at,
-                    base64::DecodeError::InvalidLength(at) => at,
-                    base64::DecodeError::InvalidPadding => 0,
-                },
-        },
-    }
-}
-
 impl JsonStr<'_> {
-    /// The exact size of the decoded blob, assuming it is valid base64.
+    /// The exact size of the decoded blob, assuming it is valid base64
+    /// (length without the trailing `=` padding, times 3/4).
     #[must_use]
     pub fn base64_decoded_len(&self) -> usize {
         let mut len = 0usize;
-        let mut pad = 0usize;
+        let mut trailing_pad = 0usize;
         for c in self.chars() {
             len += 1;
-            if c == '=' {
-                pad += 1;
-            }
+            trailing_pad = if c == '=' { trailing_pad + 1 } else { 0 };
         }
-        (len - pad) * 3 / 4
+        (len - trailing_pad) * 3 / 4
     }
 
     /// Decodes the string as standard base64 (padding optional) into `out`
     /// and returns the number of bytes written.
+    ///
+    /// Invalid text is reported as such whatever the size of `out`; for valid
+    /// text, [`Base64Error::BufferTooSmall`] carries the exact size needed
+    /// (which [`base64_decoded_len`](Self::base64_decoded_len) also gives).
     ///
     /// # Errors
     ///
@@ -97,29 +78,51 @@ impl JsonStr<'_> {
     /// does not check blobs, so a frame can carry one);
     /// [`Base64Error::BufferTooSmall`] when `out` cannot hold the result.
     pub fn decode_base64_into(&self, out: &mut [u8]) -> Result<usize, Base64Error> {
-        let needed = self.base64_decoded_len();
-        let available = out.len();
-        if needed > available {
-            return Err(Base64Error::BufferTooSmall { needed, available });
-        }
         if let Some(text) = self.as_str() {
-            return ENGINE
-                .decode_slice(text, out)
-                .map_err(|e| map_err(e, 0, needed, available));
+            // Fast path: one call, straight into `out`. `base64` checks the
+            // room before the bytes, so "too small" may hide invalid text:
+            // then the chunked path below tells which it is.
+            match ENGINE.decode_slice(text, &mut *out) {
+                Ok(n) => return Ok(n),
+                Err(base64::DecodeSliceError::DecodeError(e)) => return Err(invalid(e, 0)),
+                Err(base64::DecodeSliceError::OutputSliceTooSmall) => {}
+            }
         }
-        // Escaped text: unescape a chunk at a time (a multiple of 4 characters,
-        // so every chunk but the last is whole quads) and decode each.
+        self.decode_chunked(out)
+    }
+
+    /// Unescapes a chunk of characters at a time (a multiple of 4, so every
+    /// chunk but the last is whole quads, where padding is invalid) and
+    /// decodes each into a scratch buffer before copying it out, so that
+    /// invalid text is found even when `out` is too small, and the exact size
+    /// is known.
+    fn decode_chunked(&self, out: &mut [u8]) -> Result<usize, Base64Error> {
+        let available = out.len();
         let mut chunk = [0u8; CHUNK];
+        let mut scratch = [0u8; CHUNK / 4 * 3];
         let mut filled = 0usize;
         let mut read = 0usize;
-        let mut written = 0usize;
+        let mut total = 0usize;
         let mut flush =
-            |chunk: &[u8], read: usize, written: &mut usize| -> Result<(), Base64Error> {
-                let dst = out.get_mut(*written..).unwrap_or_default();
+            |chunk: &[u8], last: bool, read: usize, total: &mut usize| -> Result<(), Base64Error> {
+                let base = read - chunk.len();
+                if let Some(at) = chunk.iter().position(|&b| b == b'=').filter(|_| !last) {
+                    return Err(Base64Error::Invalid { offset: base + at });
+                }
                 let n = ENGINE
-                    .decode_slice(chunk, dst)
-                    .map_err(|e| map_err(e, read - chunk.len(), needed, available))?;
-                *written += n;
+                    .decode_slice(chunk, &mut scratch)
+                    .map_err(|e| match e {
+                        base64::DecodeSliceError::DecodeError(e) => invalid(e, base),
+                        // A chunk of CHUNK characters never needs more than the scratch.
+                        base64::DecodeSliceError::OutputSliceTooSmall => {
+                            Base64Error::Invalid { offset: base }
+                        }
+                    })?;
+                if let (Some(dst), Some(src)) = (out.get_mut(*total..*total + n), scratch.get(..n))
+                {
+                    dst.copy_from_slice(src);
+                }
+                *total += n;
                 Ok(())
             };
         for fragment in self.fragments() {
@@ -129,18 +132,115 @@ impl JsonStr<'_> {
                 Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
             };
             for &b in bytes {
+                if filled == CHUNK {
+                    flush(&chunk, false, read, &mut total)?;
+                    filled = 0;
+                }
                 if let Some(slot) = chunk.get_mut(filled) {
                     *slot = b;
                 }
                 filled += 1;
                 read += 1;
-                if filled == CHUNK {
-                    flush(&chunk, read, &mut written)?;
-                    filled = 0;
-                }
             }
         }
-        flush(chunk.get(..filled).unwrap_or_default(), read, &mut written)?;
-        Ok(written)
+        flush(
+            chunk.get(..filled).unwrap_or_default(),
+            true,
+            read,
+            &mut total,
+        )?;
+        if total > available {
+            return Err(Base64Error::BufferTooSmall {
+                needed: total,
+                available,
+            });
+        }
+        Ok(total)
+    }
+}
+
+fn invalid(e: base64::DecodeError, base: usize) -> Base64Error {
+    Base64Error::Invalid {
+        offset: base
+            + match e {
+                base64::DecodeError::InvalidByte(at, _)
+                | base64::DecodeError::InvalidLastSymbol(at, _)
+                | base64::DecodeError::InvalidLength(at) => at,
+                base64::DecodeError::InvalidPadding => 0,
+            },
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::vec;
+
+    use super::*;
+
+    fn blob(text: &str) -> JsonStr<'_> {
+        JsonStr::new(text.as_bytes(), text.contains('\\'))
+    }
+
+    #[test]
+    fn valid_blobs_decode_with_or_without_padding() {
+        let mut out = [0u8; 8];
+        assert_eq!(blob("AAE=").decode_base64_into(&mut out), Ok(2));
+        assert_eq!(blob("AAE").decode_base64_into(&mut out), Ok(2));
+        assert_eq!(blob("YQ==").base64_decoded_len(), 1);
+        assert_eq!(blob(r"\u0059Q==").decode_base64_into(&mut out), Ok(1));
+        assert_eq!(out[0], b'a');
+    }
+
+    #[test]
+    fn invalid_text_is_invalid_whatever_the_buffer() {
+        // Inner padding used to read as "buffer too small" (fuzz finding F1).
+        for text in ["=====", "=====AAA", "AA=====", "AA==AAAA"] {
+            for room in [0usize, 1, 2, 64] {
+                let mut out = vec![0u8; room];
+                let got = blob(text).decode_base64_into(&mut out);
+                assert!(
+                    matches!(got, Err(Base64Error::Invalid { .. })),
+                    "{text} with {room}: {got:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn escaped_and_plain_blobs_decode_alike() {
+        // Padding at the end of a 256-character chunk is padding in the middle
+        // of the blob (fuzz finding F2).
+        let plain = std::format!("{}AA==AAAA", "A".repeat(252));
+        let escaped = std::format!("\\u0041{}", &plain[1..]);
+        let mut a = vec![0u8; 300];
+        let mut b = vec![0u8; 300];
+        let pa = blob(&plain).decode_base64_into(&mut a);
+        let pb = blob(&escaped).decode_base64_into(&mut b);
+        assert!(
+            matches!(pa, Err(Base64Error::Invalid { offset: 254 })),
+            "{pa:?}"
+        );
+        assert_eq!(pa, pb);
+        let long = "QUJD".repeat(200);
+        let long_escaped = std::format!("\\u0051{}", &long[1..]);
+        assert_eq!(
+            blob(&long).decode_base64_into(&mut a),
+            Err(Base64Error::BufferTooSmall {
+                needed: 600,
+                available: 300
+            })
+        );
+        assert_eq!(
+            blob(&long_escaped).decode_base64_into(&mut b),
+            Err(Base64Error::BufferTooSmall {
+                needed: 600,
+                available: 300
+            })
+        );
+        let mut big = vec![0u8; 600];
+        assert_eq!(blob(&long_escaped).decode_base64_into(&mut big), Ok(600));
+        assert_eq!(&big[..6], b"ABCABC");
     }
 }
