@@ -17,13 +17,20 @@
 //!    read the validated JSON lazily. Strings are [`JsonStr`] (escaped text,
 //!    unescaped on demand into a caller's buffer); values the codec does not
 //!    interpret are [`RawJson`].
-//! 4. **Exchange**: [`exchange`] reads the one message of a
+//! 4. **Encode** ([`encode`]): the inverse, without a heap, byte for byte
+//!    what `serde_json::to_vec` writes: streaming builders and whole-view
+//!    re-emission into a buffer, a `heapless::Vec` or an `embedded_io::Write`.
+//!    Opt-in checks of what the MCP spec asks beyond rmcp are in [`spec`].
+//! 5. **Exchange**: [`exchange`] reads the one message of a
 //!    `/mcp/read-resource/{channel}` path into a caller's buffer and tells
 //!    answered, not served, unanswered (ask again) and too large apart.
 //!
 //! **Contract**: once `decode` returned `Ok`, no view accessor fails or
 //! panics. The only fallible calls on views take a caller's buffer (which may
 //! be too small) or decode base64 (which the reference never checks).
+//!
+//! Opt-in checks of what the MCP spec asks and the reference does not
+//! enforce (`check_spec()`, strict encoders) live in [`spec`].
 //!
 //! # Example
 //!
@@ -48,7 +55,9 @@
 //! # Features
 //!
 //! * `defmt`: `defmt::Format` for the public types a firmware logs.
-//! * `embedded-io`: `exchange::read_path`, over a blocking `embedded_io::Read`.
+//! * `embedded-io`: `exchange::read_path` over a blocking `embedded_io::Read`,
+//!   and `encode::IoSink`, encoding into any `embedded_io::Write`
+//!   (embedded-io 0.7).
 //! * `embedded-io-async`: `exchange::read_path_async`, over an
 //!   `embedded_io_async::Read`.
 //! * `alloc` (host-only: `rmcp` needs `std`): the `diverge_frame::rmcp` module,
@@ -67,6 +76,7 @@ extern crate alloc;
 mod blob;
 #[cfg(feature = "defmt")]
 mod defmt;
+pub mod encode;
 mod error;
 pub mod exchange;
 mod frame;
@@ -74,12 +84,14 @@ mod json;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod rmcp;
+pub mod spec;
 mod view;
 
 pub use blob::Base64Error;
 pub use error::{BodyError, BodyErrorKind, EncodeError, FrameError};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
+pub use spec::{SpecError, SpecErrorKind};
 pub use view::error::ErrorView;
 pub use view::request::RequestView;
 pub use view::result::{Body, CacheScope, Content, Contents, ResultView};

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# CI fragment: build every fuzz target once, then run each for FUZZ_SECONDS
+# (default 30) seeded read-only from the committed corpus. Any crash, panic,
+# sanitizer report or timeout fails the script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+export RUSTC_BOOTSTRAP=1 # cargo-fuzz's -Z flags and ASan on the stable toolchain
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
+cargo fuzz build
+for t in $(cargo fuzz list); do
+    scratch=$(mktemp -d)
+    echo "== fuzz $t for ${FUZZ_SECONDS}s"
+    cargo fuzz run "$t" "$scratch" "fuzz/corpus/$t" -- \
+        -max_total_time="$FUZZ_SECONDS" -dict=fuzz/json.dict -timeout=10
+    rm -rf "$scratch"
+done

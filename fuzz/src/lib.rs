@@ -1,0 +1,69 @@
+//! Shared checks for the fuzz targets in `fuzz_targets/`.
+//!
+//! * [`walk`]: after a successful decode, read every view accessor to the
+//!   end and assert the documented contracts; after a failed one, check the
+//!   error.
+//! * [`oracle`]: the reference comparator from the library's tests
+//!   (`serde_json` + rmcp 3.11.0), shared so the fuzzer and `cargo test`
+//!   judge by the same code.
+//! * [`differential`]: one input, read as a frame and as a request, checked
+//!   against the reference.
+//!
+//! Every target is a one-line `fuzz_target!` over a function here, so a new
+//! target (e.g. `roundtrip`, once the encoder lands) is one file in
+//! `fuzz_targets/` plus one `[[bin]]` in `Cargo.toml`.
+
+pub mod walk;
+
+#[rustfmt::skip]
+#[path = "../../tests/common/oracle.rs"]
+pub mod oracle;
+
+/// Lower-case hex of `bytes`, for failure messages and notes.
+#[must_use]
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// Panics with both answers and the input when the oracle reports a
+/// disagreement.
+#[track_caller]
+fn agree(what: &str, input: &[u8], outcome: Result<bool, String>) {
+    if let Err(e) = outcome {
+        panic!(
+            "differential ({what}): {e}\n  input (readable): {}\n  input (hex): {}",
+            oracle::show(input),
+            hex(input)
+        );
+    }
+}
+
+/// The `differential` target: `data` as a frame and as a request, and its
+/// JSON part under every type (so a request seed also exercises result and
+/// error frames, and a frame seed exercises requests). Our accept/reject and
+/// every value read through the views must equal the reference's.
+pub fn differential(data: &[u8]) {
+    agree("frame", data, oracle::check_frame(data));
+    agree("request", data, oracle::check_request(data));
+    let json = match data.split_first() {
+        Some((0 | 1, json)) => {
+            agree("request (tag removed)", json, oracle::check_request(json));
+            json
+        }
+        _ => data,
+    };
+    for tag in [diverge_frame::RESULT_TAG, diverge_frame::ERROR_TAG] {
+        if data.first() == Some(&tag) {
+            continue;
+        }
+        let mut framed = Vec::with_capacity(json.len() + 1);
+        framed.push(tag);
+        framed.extend_from_slice(json);
+        agree("frame (tag set)", &framed, oracle::check_frame(&framed));
+    }
+}

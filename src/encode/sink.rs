@@ -1,0 +1,252 @@
+//! Where encoded bytes go: the [`Sink`] trait and its implementations.
+
+use crate::error::EncodeError;
+
+/// A destination for encoded bytes.
+///
+/// Every encoder in [`encode`](crate::encode) writes through this one trait,
+/// so a fixed buffer, a `heapless::Vec`, a byte [`Counter`] and (with the
+/// `embedded-io` feature) any `embedded_io::Write` share one code path.
+///
+/// Implemented for:
+///
+/// * `&mut [u8]`: fills the slice from the front and advances it, like
+///   `std::io::Write for &mut [u8]`;
+/// * `heapless::Vec<u8, N>` (and any `heapless::vec::VecInner<u8, ..>`);
+/// * [`Counter`]: counts bytes and stores none, to size a buffer first;
+/// * `IoSink<W>` for any `embedded_io::Write` (feature `embedded-io`);
+/// * `&mut S` for any `S: Sink`, so a sink can be lent to an encoder and
+///   used again afterwards.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::encode::Sink;
+///
+/// let mut buf = [0u8; 4];
+/// let mut out = &mut buf[..];
+/// out.write(b"ab")?;
+/// out.write(b"cd")?;
+/// assert!(out.write(b"e").is_err()); // full
+/// assert_eq!(&buf, b"abcd");
+/// # Ok::<(), diverge_frame::EncodeError>(())
+/// ```
+pub trait Sink {
+    /// Appends all of `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError::BufferFull`] when the sink cannot take them all (what
+    /// it then holds is unspecified); [`EncodeError::Write`] when an
+    /// underlying writer failed.
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        S::write(self, bytes)
+    }
+}
+
+impl Sink for &mut [u8] {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        if bytes.len() > self.len() {
+            return Err(EncodeError::BufferFull);
+        }
+        let (head, tail) = core::mem::take(self)
+            .split_at_mut_checked(bytes.len())
+            .ok_or(EncodeError::BufferFull)?;
+        head.copy_from_slice(bytes);
+        *self = tail;
+        Ok(())
+    }
+}
+
+impl<LenT, St> Sink for heapless::vec::VecInner<u8, LenT, St>
+where
+    LenT: heapless::LenType,
+    St: heapless::vec::VecStorage<u8> + ?Sized,
+{
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.extend_from_slice(bytes)
+            .map_err(|_| EncodeError::BufferFull)
+    }
+}
+
+/// A sink that stores nothing and counts the bytes written to it.
+///
+/// Run an encoder into a `Counter` to learn the exact size of its output
+/// before allocating or reserving a buffer. A `Counter` never fails.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::encode::{Counter, ErrorEncoder};
+///
+/// let mut counter = Counter::new();
+/// ErrorEncoder::new(&mut counter, -32002, "Resource not found")?.finish()?;
+/// assert_eq!(counter.len(), b"\x01{\"code\":-32002,\"message\":\"Resource not found\"}".len());
+/// # Ok::<(), diverge_frame::EncodeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Counter {
+    len: usize,
+}
+
+impl Counter {
+    /// A counter at zero.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { len: 0 }
+    }
+
+    /// The number of bytes written so far (saturating at `usize::MAX`).
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing has been written.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Sink for Counter {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.len = self.len.saturating_add(bytes.len());
+        Ok(())
+    }
+}
+
+/// A [`Sink`] over any `embedded_io::Write` (feature `embedded-io`).
+///
+/// Each encoder write becomes one or more `write` calls on the writer, with
+/// no buffering here: wrap an unbuffered UART or socket in a buffered writer
+/// if small writes are costly. Nothing is flushed; call `flush` on the
+/// writer when the frame is complete.
+///
+/// When the writer fails, the encoder returns [`EncodeError::Write`] and the
+/// writer's own error is kept here ([`error`](Self::error)). A writer that
+/// accepts zero bytes of a non-empty write (which `embedded-io` forbids) is
+/// reported as [`EncodeError::BufferFull`], never a panic.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::encode::{ErrorEncoder, IoSink};
+///
+/// let mut storage = [0u8; 64];
+/// let mut sink = IoSink::new(&mut storage[..]); // embedded-io's `Write for &mut [u8]`
+/// let n = ErrorEncoder::new(&mut sink, -32603, "Internal error")?.finish()?;
+/// assert!(sink.error().is_none());
+/// assert_eq!(&storage[..n], b"\x01{\"code\":-32603,\"message\":\"Internal error\"}");
+/// # Ok::<(), diverge_frame::EncodeError>(())
+/// ```
+#[cfg(feature = "embedded-io")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded-io")))]
+pub struct IoSink<W: embedded_io::Write> {
+    writer: W,
+    error: Option<W::Error>,
+}
+
+#[cfg(feature = "embedded-io")]
+impl<W: embedded_io::Write> IoSink<W> {
+    /// Wraps a writer.
+    #[must_use]
+    pub const fn new(writer: W) -> Self {
+        Self {
+            writer,
+            error: None,
+        }
+    }
+
+    /// The writer's error behind the last [`EncodeError::Write`], if any.
+    #[must_use]
+    pub const fn error(&self) -> Option<&W::Error> {
+        self.error.as_ref()
+    }
+
+    /// Takes the writer's last error out, leaving `None`.
+    pub const fn take_error(&mut self) -> Option<W::Error> {
+        self.error.take()
+    }
+
+    /// The wrapped writer.
+    pub const fn get_mut(&mut self) -> &mut W {
+        &mut self.writer
+    }
+
+    /// Unwraps the writer.
+    #[must_use]
+    pub fn into_inner(self) -> W {
+        self.writer
+    }
+}
+
+#[cfg(feature = "embedded-io")]
+impl<W: embedded_io::Write> core::fmt::Debug for IoSink<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("IoSink")
+            .field("failed", &self.error.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "embedded-io")]
+impl<W: embedded_io::Write> Sink for IoSink<W> {
+    fn write(&mut self, mut bytes: &[u8]) -> Result<(), EncodeError> {
+        while !bytes.is_empty() {
+            match self.writer.write(bytes) {
+                Ok(0) => return Err(EncodeError::BufferFull),
+                Ok(n) => bytes = bytes.get(n..).unwrap_or_default(),
+                Err(e) => {
+                    self.error = Some(e);
+                    return Err(EncodeError::Write);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_sink_fills_and_refuses_overflow() {
+        let mut buf = [0u8; 3];
+        let mut out = &mut buf[..];
+        assert_eq!(out.write(b"ab"), Ok(()));
+        assert_eq!(out.write(b"cd"), Err(EncodeError::BufferFull));
+        assert_eq!(out.write(b"c"), Ok(()));
+        assert_eq!(out.write(b""), Ok(()));
+        assert_eq!(out.write(b"d"), Err(EncodeError::BufferFull));
+        assert_eq!(&buf, b"abc");
+    }
+
+    #[test]
+    fn heapless_vec_sink_refuses_overflow() {
+        let mut v: heapless::Vec<u8, 4> = heapless::Vec::new();
+        assert_eq!(v.write(b"abc"), Ok(()));
+        assert_eq!(v.write(b"de"), Err(EncodeError::BufferFull));
+        assert_eq!(v.write(b"d"), Ok(()));
+        assert_eq!(v.as_slice(), b"abcd");
+    }
+
+    #[test]
+    fn counter_counts() {
+        let mut c = Counter::new();
+        assert!(c.is_empty());
+        c.write(b"abc").ok();
+        <&mut Counter as Sink>::write(&mut &mut c, b"de").ok();
+        assert_eq!(c.len(), 5);
+    }
+}

@@ -1,0 +1,417 @@
+//! The JSON primitives every encoder shares: serde_json's string escaping,
+//! integer and float text, and the byte-counting output wrapper.
+
+use core::fmt;
+
+use super::sink::Sink;
+use crate::error::EncodeError;
+use crate::json::str::{Fragment, Fragments, JsonStr};
+
+/// A string for the encoders to write: plain text, or a decoded [`JsonStr`].
+///
+/// Either way the encoder writes the *unescaped* characters, escaped again
+/// the way serde_json escapes them, so a `JsonStr` holding `\u00e9` or `\/`
+/// comes out as `é` or `/`, exactly as the reference re-serialises it.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::encode::StrValue;
+/// use diverge_frame::RequestView;
+///
+/// let plain = StrValue::from("docs://a");
+/// let req = RequestView::decode(br#"{"uri":"docs:\/\/a"}"#)?;
+/// let decoded = StrValue::from(req.uri());
+/// assert_eq!(plain.len(), decoded.len());
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrValue<'a> {
+    /// Plain text.
+    Plain(&'a str),
+    /// Text decoded from a frame, still in its escaped form.
+    Json(JsonStr<'a>),
+}
+
+impl<'a> From<&'a str> for StrValue<'a> {
+    fn from(s: &'a str) -> Self {
+        Self::Plain(s)
+    }
+}
+
+impl<'a> From<JsonStr<'a>> for StrValue<'a> {
+    fn from(s: JsonStr<'a>) -> Self {
+        Self::Json(s)
+    }
+}
+
+impl<'a, const N: usize> From<&'a heapless::String<N>> for StrValue<'a> {
+    fn from(s: &'a heapless::String<N>) -> Self {
+        Self::Plain(s.as_str())
+    }
+}
+
+impl<'a> StrValue<'a> {
+    /// The length in bytes of the unescaped text.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Plain(s) => s.len(),
+            Self::Json(s) => s.unescaped_len(),
+        }
+    }
+
+    /// Whether the text is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Self::Plain(s) => s.is_empty(),
+            Self::Json(s) => s.is_empty(),
+        }
+    }
+
+    /// The unescaped text as one `&str`, when it is available without
+    /// copying.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self {
+            Self::Plain(s) => Some(s),
+            Self::Json(s) => s.as_str(),
+        }
+    }
+
+    /// The unescaped text, byte by byte.
+    pub(crate) fn bytes(&self) -> UnescapedBytes<'a> {
+        match self {
+            Self::Plain(s) => UnescapedBytes {
+                run: s.as_bytes(),
+                ch: [0; 4],
+                ch_at: 0,
+                ch_len: 0,
+                rest: None,
+            },
+            Self::Json(s) => UnescapedBytes {
+                run: &[],
+                ch: [0; 4],
+                ch_at: 0,
+                ch_len: 0,
+                rest: Some(s.fragments()),
+            },
+        }
+    }
+
+    /// Writes the text as a quoted JSON string, serde_json's way.
+    pub(crate) fn write_quoted<S: Sink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
+        out.write(b"\"")?;
+        self.write_contents(out)?;
+        out.write(b"\"")
+    }
+
+    /// Writes the text escaped serde_json's way, without quotes.
+    pub(crate) fn write_contents<S: Sink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
+        match self {
+            Self::Plain(s) => escape_str(out, s),
+            Self::Json(s) => escape_json_str(out, *s),
+        }
+    }
+}
+
+/// Iterator over the unescaped bytes of a [`StrValue`], without a buffer.
+#[derive(Debug, Clone)]
+pub(crate) struct UnescapedBytes<'a> {
+    run: &'a [u8],
+    ch: [u8; 4],
+    ch_at: u8,
+    ch_len: u8,
+    rest: Option<Fragments<'a>>,
+}
+
+impl Iterator for UnescapedBytes<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        loop {
+            if self.ch_at < self.ch_len {
+                let b = self.ch.get(usize::from(self.ch_at)).copied();
+                self.ch_at += 1;
+                return b;
+            }
+            if let Some((&b, tail)) = self.run.split_first() {
+                self.run = tail;
+                return Some(b);
+            }
+            match self.rest.as_mut()?.next()? {
+                Fragment::Str(s) => self.run = s.as_bytes(),
+                Fragment::Char(c) => {
+                    let len = c.encode_utf8(&mut self.ch).len();
+                    self.ch_at = 0;
+                    self.ch_len = u8::try_from(len).unwrap_or(0);
+                }
+            }
+        }
+    }
+}
+
+/// Lower-case hex digits, as serde_json writes them in `\u00XX`.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The escape serde_json writes for `b`, if any (its `ESCAPE` table):
+/// `"` and `\`, the short forms `\b \f \n \r \t`, and `\u00XX` for the other
+/// C0 controls. Everything else, DEL and non-ASCII included, stays raw.
+#[inline]
+fn escape_of(b: u8, buf: &mut [u8; 6]) -> Option<&[u8]> {
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0c => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        0x00..=0x1f => {
+            let hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
+            let lo = HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0');
+            *buf = [b'\\', b'u', b'0', b'0', hi, lo];
+            return Some(buf);
+        }
+        _ => return None,
+    };
+    *buf = [b'\\', short, 0, 0, 0, 0];
+    buf.get(..2)
+}
+
+/// Writes `s` escaped the way serde_json's `format_escaped_str_contents`
+/// does, in runs between escapes.
+pub(crate) fn escape_str<S: Sink + ?Sized>(out: &mut S, s: &str) -> Result<(), EncodeError> {
+    let bytes = s.as_bytes();
+    let mut start = 0usize;
+    let mut buf = [0u8; 6];
+    for (i, &b) in bytes.iter().enumerate() {
+        if let Some(esc) = escape_of(b, &mut buf) {
+            out.write(bytes.get(start..i).unwrap_or_default())?;
+            out.write(esc)?;
+            start = i + 1;
+        }
+    }
+    out.write(bytes.get(start..).unwrap_or_default())
+}
+
+/// Writes a decoded string's characters escaped serde_json's way. Runs
+/// between escapes are written as they stand (validated text has no raw
+/// `"`, `\` or control character, so they need none); each escape is
+/// replaced by its character, escaped again only if serde_json would.
+pub(crate) fn escape_json_str<S: Sink + ?Sized>(
+    out: &mut S,
+    s: JsonStr<'_>,
+) -> Result<(), EncodeError> {
+    if let Some(plain) = s.as_str() {
+        return escape_str(out, plain);
+    }
+    for fragment in s.fragments() {
+        match fragment {
+            Fragment::Str(run) => escape_str(out, run)?,
+            Fragment::Char(c) => {
+                let mut tmp = [0u8; 4];
+                escape_str(out, c.encode_utf8(&mut tmp))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An adapter that escapes `fmt::Write` text into a sink, keeping the first
+/// sink error (serde_json's `collect_str` adapter).
+pub(crate) struct EscapeFmt<'a, S: ?Sized> {
+    pub(crate) out: &'a mut S,
+    pub(crate) error: Option<EncodeError>,
+}
+
+impl<S: Sink + ?Sized> fmt::Write for EscapeFmt<'_, S> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        escape_str(self.out, s).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
+}
+
+/// Writes the decimal digits of `v` (itoa's output).
+pub(crate) fn write_u64<S: Sink + ?Sized>(out: &mut S, mut v: u64) -> Result<(), EncodeError> {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        if let Some(slot) = buf.get_mut(at) {
+            // `v % 10` is below 10.
+            #[allow(clippy::cast_possible_truncation)]
+            let digit = (v % 10) as u8;
+            *slot = b'0' + digit;
+        }
+        v /= 10;
+        if v == 0 || at == 0 {
+            break;
+        }
+    }
+    out.write(buf.get(at..).unwrap_or_default())
+}
+
+/// Writes `v` in decimal, with a `-` when negative.
+pub(crate) fn write_i64<S: Sink + ?Sized>(out: &mut S, v: i64) -> Result<(), EncodeError> {
+    if v < 0 {
+        out.write(b"-")?;
+    }
+    write_u64(out, v.unsigned_abs())
+}
+
+/// Writes the decimal digits of a `u128`.
+pub(crate) fn write_u128<S: Sink + ?Sized>(out: &mut S, mut v: u128) -> Result<(), EncodeError> {
+    if let Ok(small) = u64::try_from(v) {
+        return write_u64(out, small);
+    }
+    let mut buf = [0u8; 39];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        if let Some(slot) = buf.get_mut(at) {
+            #[allow(clippy::cast_possible_truncation)]
+            let digit = (v % 10) as u8;
+            *slot = b'0' + digit;
+        }
+        v /= 10;
+        if v == 0 || at == 0 {
+            break;
+        }
+    }
+    out.write(buf.get(at..).unwrap_or_default())
+}
+
+/// Writes an `i128` in decimal.
+pub(crate) fn write_i128<S: Sink + ?Sized>(out: &mut S, v: i128) -> Result<(), EncodeError> {
+    if v < 0 {
+        out.write(b"-")?;
+    }
+    write_u128(out, v.unsigned_abs())
+}
+
+/// Writes a finite float as serde_json does (zmij's shortest round-trip
+/// text: `1.0`, `1e+300`, `-0.0`); a non-finite one as `null`, as
+/// serde_json's serializer does.
+pub(crate) fn write_f64<S: Sink + ?Sized>(out: &mut S, v: f64) -> Result<(), EncodeError> {
+    if v.is_finite() {
+        let mut buf = zmij::Buffer::new();
+        out.write(buf.format_finite(v).as_bytes())
+    } else {
+        out.write(b"null")
+    }
+}
+
+/// [`write_f64`] for `f32` (serde_json formats `f32` at its own precision).
+pub(crate) fn write_f32<S: Sink + ?Sized>(out: &mut S, v: f32) -> Result<(), EncodeError> {
+    if v.is_finite() {
+        let mut buf = zmij::Buffer::new();
+        out.write(buf.format_finite(v).as_bytes())
+    } else {
+        out.write(b"null")
+    }
+}
+
+/// The output of one encoder: the sink, the bytes written through it, and
+/// whether the encoder runs the spec checks.
+#[derive(Debug)]
+pub(crate) struct Out<S> {
+    sink: S,
+    len: usize,
+    pub(crate) strict: bool,
+}
+
+impl<S> Out<S> {
+    pub(crate) const fn new(sink: S, strict: bool) -> Self {
+        Self {
+            sink,
+            len: 0,
+            strict,
+        }
+    }
+
+    /// Bytes written so far.
+    pub(crate) const fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl<S: Sink> Out<S> {
+    /// Writes `,"key":` (or `"key":` for the first member); `key` is the
+    /// quoted name with its colon.
+    pub(crate) fn key(&mut self, first: &mut bool, key: &[u8]) -> Result<(), EncodeError> {
+        if !core::mem::take(first) {
+            self.write(b",")?;
+        }
+        self.write(key)
+    }
+}
+
+impl<S: Sink> Sink for Out<S> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.sink.write(bytes)?;
+        self.len = self.len.saturating_add(bytes.len());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(s: &str) -> heapless::Vec<u8, 256> {
+        let mut out = heapless::Vec::new();
+        escape_str(&mut out, s).ok();
+        out
+    }
+
+    #[test]
+    fn escapes_like_serde_json() {
+        assert_eq!(escaped("a\"b\\c").as_slice(), br#"a\"b\\c"#);
+        assert_eq!(escaped("\u{8}\u{c}\n\r\t").as_slice(), br"\b\f\n\r\t");
+        assert_eq!(
+            escaped("\u{0}\u{1f}\u{b}").as_slice(),
+            br"\u0000\u001f\u000b"
+        );
+        assert_eq!(
+            escaped("/\u{7f}\u{2028}é😀").as_slice(),
+            "/\u{7f}\u{2028}é😀".as_bytes()
+        );
+    }
+
+    #[test]
+    fn integers() {
+        let mut out: heapless::Vec<u8, 128> = heapless::Vec::new();
+        for v in [0u64, 7, 10, u64::MAX] {
+            out.clear();
+            write_u64(&mut out, v).ok();
+            let mut expect: heapless::String<40> = heapless::String::new();
+            fmt::Write::write_fmt(&mut expect, format_args!("{v}")).ok();
+            assert_eq!(out.as_slice(), expect.as_bytes());
+        }
+        for v in [i128::MIN, -1, 0, i128::MAX, i128::from(u64::MAX) + 1] {
+            out.clear();
+            write_i128(&mut out, v).ok();
+            let mut expect: heapless::String<45> = heapless::String::new();
+            fmt::Write::write_fmt(&mut expect, format_args!("{v}")).ok();
+            assert_eq!(out.as_slice(), expect.as_bytes());
+        }
+        out.clear();
+        write_i64(&mut out, i64::MIN).ok();
+        assert_eq!(out.as_slice(), b"-9223372036854775808");
+    }
+
+    #[test]
+    fn unescaped_bytes_of_json_str() {
+        let s = JsonStr::new(br"a\u00e9\/b\ud83d\ude00", true);
+        let mut got: heapless::Vec<u8, 32> = heapless::Vec::new();
+        for b in StrValue::from(s).bytes() {
+            got.push(b).ok();
+        }
+        assert_eq!(got.as_slice(), "aé/b😀".as_bytes());
+    }
+}

@@ -1,0 +1,101 @@
+//! Inputs the fuzzers found (`fuzz/`), kept as regression tests. Each one
+//! first asserts, through the reference oracle, what `serde_json` + rmcp
+//! 3.11.0 does with the frame; then the property that failed (both fixed; the
+//! findings are described in `fuzz/FINDINGS.md`).
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::missing_panics_doc
+)]
+
+mod common;
+
+use common::oracle::{check_frame, show};
+use diverge_frame::{Base64Error, Body, Frame, JsonStr};
+
+/// Corpus files of the fuzz targets, by name.
+fn corpus(target: &str, name: &str) -> Vec<u8> {
+    let path = format!("{}/fuzz/corpus/{target}/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The one blob of a one-item result frame.
+fn only_blob(frame: &[u8]) -> JsonStr<'_> {
+    let Ok(Frame::Result(r)) = Frame::decode(frame) else {
+        panic!("not a result: {}", show(frame))
+    };
+    let mut items = r.contents();
+    let (Some(item), None) = (items.next(), items.next()) else {
+        panic!("not one item")
+    };
+    let Body::Blob(blob) = item.body() else {
+        panic!("not a blob")
+    };
+    blob
+}
+
+/// Decodes a blob into a buffer of exactly `base64_decoded_len()` bytes.
+fn decode_exact(blob: JsonStr<'_>) -> Result<Vec<u8>, Base64Error> {
+    let mut out = vec![0u8; blob.base64_decoded_len()];
+    let n = blob.decode_base64_into(&mut out)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+const F1: &str = "finding_f1_blob_inner_padding.bin";
+const F2: &str = "finding_f2_escaped_blob_chunk_padding.bin";
+
+#[test]
+fn f1_frame_agrees_with_reference() {
+    let frame = corpus("decode_frame", F1);
+    assert_eq!(
+        frame,
+        b"\x00{\"contents\":[{\"uri\":\"\",\"blob\":\"=====\"}]}"
+    );
+    // The reference never checks blobs: it accepts the frame, and so do we.
+    assert_eq!(check_frame(&frame), Ok(true));
+}
+
+/// F1: an invalid blob with `=` inside is reported as a too-small buffer
+/// whose `needed` equals `available`, so a caller that grows its buffer to
+/// `needed` and retries never gets anywhere.
+#[test]
+fn f1_invalid_blob_is_invalid_not_buffer_too_small() {
+    let frame = corpus("decode_frame", F1);
+    let blob = only_blob(&frame);
+    assert!(
+        matches!(decode_exact(blob), Err(Base64Error::Invalid { .. })),
+        "got {:?} for blob {blob:?} with a buffer of base64_decoded_len() = {}",
+        decode_exact(blob),
+        blob.base64_decoded_len()
+    );
+}
+
+#[test]
+fn f2_frame_agrees_with_reference() {
+    let frame = corpus("decode_frame", F2);
+    assert_eq!(check_frame(&frame), Ok(true));
+}
+
+/// F2: the same blob text decodes differently with and without a JSON
+/// escape: the escaped path decodes 256-character chunks one by one, so
+/// padding at the end of a chunk is accepted in the middle of the blob.
+#[test]
+fn f2_escaped_blob_decodes_like_its_unescaped_text() {
+    let frame = corpus("decode_frame", F2);
+    let escaped = only_blob(&frame);
+    assert!(escaped.is_escaped());
+    let text: String = escaped.chars().collect();
+    let plain_frame = format!("\u{0}{{\"contents\":[{{\"uri\":\"\",\"blob\":\"{text}\"}}]}}");
+    let plain = only_blob(plain_frame.as_bytes());
+    assert!(!plain.is_escaped());
+    assert!(matches!(
+        decode_exact(plain),
+        Err(Base64Error::Invalid { .. })
+    ));
+    assert_eq!(
+        decode_exact(escaped).map(|v| v.len()),
+        decode_exact(plain).map(|v| v.len())
+    );
+}
