@@ -4,8 +4,8 @@
 # 1. Builds the library for thumbv6m-none-eabi (no atomic CAS) and thumbv7em-none-eabihf with every
 #    combination of the no-alloc features.
 # 2. Builds the firmware example and runs it under QEMU (lm3s6965evb); a non-zero exit fails.
-# 3. Prints `size` of the firmware, of its baseline (codec calls replaced by trivial ones) and the
-#    difference: the codec's flash and RAM.
+# 3. Prints `size` of the firmware, of its decode-only build (no encoders) and of its baseline
+#    (codec calls replaced by trivial ones), and the differences: the codec's flash and RAM.
 set -euo pipefail
 export CARGO_TERM_COLOR=never
 
@@ -55,11 +55,13 @@ for t in "${THUMBS[@]}"; do
   done
 done
 
-step "firmware: baseline build (codec calls replaced by trivial ones)"
+step "firmware: baseline (codec calls replaced by trivial ones) and decode-only (no encoders) builds"
 cd "$here"
 elf=target/thumbv7m-none-eabi/release/cortex-m-gateway
-cargo build --release --locked --features baseline
-cp "$elf" target/cortex-m-gateway-baseline.elf
+for variant in baseline decode-only; do
+  cargo build --release --locked --features "$variant"
+  cp "$elf" "target/cortex-m-gateway-$variant.elf"
+done
 
 step "firmware: build and run under QEMU"
 cargo build --release --locked
@@ -67,7 +69,10 @@ cargo build --release --locked
 timeout 120 cargo run --release --locked
 
 step "size (text = flash, data + bss = RAM)"
-size "$elf" target/cortex-m-gateway-baseline.elf
-size "$elf" target/cortex-m-gateway-baseline.elf | awk '
-  NR == 2 { t = $1; d = $2; b = $3 }
-  NR == 3 { printf "codec (firmware - baseline): flash %d B (text), RAM %d B (data %d + bss %d)\n", t - $1, (d + b) - ($2 + $3), d - $2, b - $3 }'
+size "$elf" target/cortex-m-gateway-decode-only.elf target/cortex-m-gateway-baseline.elf
+size "$elf" target/cortex-m-gateway-decode-only.elf target/cortex-m-gateway-baseline.elf | awk '
+  NR > 1 { t[NR] = $1; r[NR] = $2 + $3 }
+  END {
+    printf "codec, decode + views + encoders (firmware - baseline):  flash %6d B, RAM %d B\n", t[2] - t[4], r[2] - r[4]
+    printf "codec, decode + views            (decode-only - baseline): flash %6d B, RAM %d B\n", t[3] - t[4], r[3] - r[4]
+  }'

@@ -9,9 +9,14 @@
 //! firmware exits with success only if every vector holds and no codec call used more than
 //! [`STACK_BOUND`] bytes of stack.
 //!
+//! Then it answers a request itself: it encodes result frames into a fixed buffer with the
+//! no-heap encoder (text and blob written in chunks), checks that they equal the golden frames
+//! byte for byte, and decodes them back through the same checks.
+//!
 //! `cargo run --release` builds and runs it (see `.cargo/config.toml` and `ci.sh`);
 //! `--features baseline` builds the same firmware with every codec call replaced by a trivial
-//! one, so that `size` of the two ELF files gives the codec's flash and RAM by difference.
+//! one, so that `size` of the two ELF files gives the codec's flash and RAM by difference;
+//! `--features decode-only` leaves out the encoders (the answer step).
 
 #![no_std]
 #![no_main]
@@ -24,7 +29,9 @@ use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use panic_semihosting as _;
 
-use diverge_frame::{Base64Error, BodyError, BodyErrorKind, CacheScope, CapacityError, FrameError};
+use diverge_frame::{
+    Base64Error, BodyError, BodyErrorKind, CacheScope, CapacityError, EncodeError, FrameError,
+};
 #[cfg(not(feature = "baseline"))]
 use diverge_frame::{
     Body, Content, ErrorView, Fragment, Frame, JsonStr, RawJson, RequestView, ResultView,
@@ -48,9 +55,21 @@ struct Buffers {
     blob: [u8; BLOB_CAP],
 }
 
-static mut BUFFERS: Buffers = Buffers {
-    text: heapless::String::new(),
-    blob: [0; BLOB_CAP],
+/// Capacity of the buffer the gateway encodes its answers into: the largest answer is 2 808 bytes.
+const FRAME_CAP: usize = 4 * 1024;
+
+/// All the RAM the gateway lends the codec: the views' buffers and the encoder's output.
+struct Ram {
+    bufs: Buffers,
+    frame: [u8; FRAME_CAP],
+}
+
+static mut RAM: Ram = Ram {
+    bufs: Buffers {
+        text: heapless::String::new(),
+        blob: [0; BLOB_CAP],
+    },
+    frame: [0; FRAME_CAP],
 };
 
 /// A golden vector and what the gateway must find in it.
@@ -390,7 +409,7 @@ static VECTORS: &[Vector] = &[
 ];
 
 /// Why a vector failed.
-#[cfg_attr(feature = "baseline", allow(dead_code))]
+#[cfg_attr(any(feature = "baseline", feature = "decode-only"), allow(dead_code))]
 enum Failure {
     /// A frame the reference accepts was rejected.
     Frame(FrameError),
@@ -406,6 +425,8 @@ enum Failure {
     Capacity(CapacityError),
     /// A blob did not decode.
     Base64(Base64Error),
+    /// An answer did not encode.
+    Encode(EncodeError),
     /// A value differs from the expected one.
     Mismatch(&'static str),
 }
@@ -424,6 +445,7 @@ impl fmt::Display for Failure {
             Self::Accepted => f.write_str("accepted input that the reference rejects"),
             Self::Capacity(e) => write!(f, "text: {e}"),
             Self::Base64(e) => write!(f, "blob: {e}"),
+            Self::Encode(e) => write!(f, "encoding the answer: {e}"),
             Self::Mismatch(what) => write!(f, "wrong {what}"),
         }
     }
@@ -688,6 +710,106 @@ fn check_lines(text: &str, count: usize) -> Result<(), Failure> {
     ensure(n == count, "number of text lines")
 }
 
+/// The gateway answers requests itself: it encodes result frames into its fixed buffer (text
+/// and blob written in chunks), compares them with the golden frames the reference writes for
+/// the same values, and decodes them back through the same checks as the vectors.
+#[cfg(not(any(feature = "baseline", feature = "decode-only")))]
+fn answer(g: &mut stack::Gauge, bufs: &mut Buffers, frame: &mut [u8]) -> Result<usize, Failure> {
+    use diverge_frame::encode::ResultEncoder;
+
+    let request = golden("request_simple.json");
+    let request = g
+        .measure("RequestView::decode", || RequestView::decode(request.bytes))
+        .map_err(Failure::Request)?;
+    let uri = request.uri();
+    let n = g
+        .measure("ResultEncoder: text in chunks", || {
+            let mut text = ResultEncoder::new(&mut *frame)?
+                .result_type("complete")?
+                .ttl_ms(0)?
+                .cache_scope(CacheScope::Private)?
+                .contents()?
+                .item(uri)?
+                .mime_type("text/markdown")?
+                .text_writer()?;
+            text.write("# Getting started\n\n")?;
+            text.write("Welcome to this server.")?;
+            text.end()?.end()?.finish()
+        })
+        .map_err(Failure::Encode)?;
+    let text = frame.get(..n).unwrap_or_default();
+    let mut encoded = check_answer(g, bufs, text, "result_small.bin")?;
+
+    let n = g
+        .measure("ResultEncoder: blob in chunks", || {
+            let mut blob = ResultEncoder::new(&mut *frame)?
+                .contents()?
+                .item("images://logo.png")?
+                .mime_type("image/png")?
+                .blob_writer()?;
+            for _ in 0..8 {
+                blob.write(&BYTES)?;
+            }
+            blob.end()?.end()?.finish()
+        })
+        .map_err(Failure::Encode)?;
+    let blob = frame.get(..n).unwrap_or_default();
+    encoded += check_answer(g, bufs, blob, "result_blob.bin")?;
+    Ok(encoded)
+}
+
+/// An encoded answer equals the golden frame `name` byte for byte, and decodes back to its values.
+#[cfg(not(any(feature = "baseline", feature = "decode-only")))]
+fn check_answer(
+    g: &mut stack::Gauge,
+    bufs: &mut Buffers,
+    encoded: &[u8],
+    name: &'static str,
+) -> Result<usize, Failure> {
+    let golden = golden(name);
+    ensure(
+        encoded == golden.bytes,
+        "encoded answer (bytes differ from the golden frame)",
+    )?;
+    let Expect::Result(want) = &golden.expect else {
+        return Err(Failure::Mismatch("golden answer (not a result)"));
+    };
+    match g.measure("Frame::decode", || Frame::decode(encoded)) {
+        Ok(Frame::Result(r)) => check_result(g, r, want, bufs)?,
+        Ok(Frame::Error(_)) => return Err(Failure::Mismatch("decoded answer (error frame)")),
+        Err(e) => return Err(Failure::Frame(e)),
+    }
+    Ok(encoded.len())
+}
+
+/// Without the encoders: the same buffers, nothing encoded.
+#[cfg(any(feature = "baseline", feature = "decode-only"))]
+fn answer(g: &mut stack::Gauge, bufs: &mut Buffers, frame: &mut [u8]) -> Result<usize, Failure> {
+    let n = g.measure("baseline", || core::hint::black_box(&mut *frame).len());
+    core::hint::black_box((&mut *bufs, n));
+    Ok(0)
+}
+
+/// The blob answer's bytes, eight times over: 0, 1, …, 255 (in flash, not on the stack).
+#[cfg(not(any(feature = "baseline", feature = "decode-only")))]
+static BYTES: [u8; 256] = {
+    let mut bytes = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        bytes[i] = i as u8;
+        i += 1;
+    }
+    bytes
+};
+
+#[cfg(not(any(feature = "baseline", feature = "decode-only")))]
+fn golden(name: &str) -> &'static Vector {
+    match VECTORS.iter().find(|v| v.name == name) {
+        Some(v) => v,
+        None => panic!("no golden vector {name}"),
+    }
+}
+
 mod stack {
     //! Stack depth of one call, by painting (cortex-m-rt's `paint-stack` pattern).
     //!
@@ -719,8 +841,9 @@ mod stack {
         pub vector_max: usize,
         /// The call that used [`vector_max`](Self::vector_max).
         pub vector_worst: &'static str,
-        /// Most bytes of stack a view call (anything but `decode`) used, and which call.
-        pub views: (usize, &'static str),
+        /// Most bytes of stack a call of each kind used, and which call: decoding, views,
+        /// encoding (calls whose name starts with `ResultEncoder`).
+        pub by_kind: [(usize, &'static str); 3],
         vector: &'static str,
     }
 
@@ -731,7 +854,7 @@ mod stack {
                 worst: ("", ""),
                 vector_max: 0,
                 vector_worst: "",
-                views: (0, ""),
+                by_kind: [(0, ""); 3],
                 vector: "",
             }
         }
@@ -776,8 +899,17 @@ mod stack {
                 p += 4;
             }
             let used = top - p;
-            if used > self.views.0 && !call.ends_with("::decode") {
-                self.views = (used, call);
+            let kind = if call.ends_with("::decode") {
+                0
+            } else if call.starts_with("ResultEncoder") {
+                2
+            } else {
+                1
+            };
+            if let Some(deepest) = self.by_kind.get_mut(kind)
+                && used > deepest.0
+            {
+                *deepest = (used, call);
             }
             if used > self.vector_max {
                 self.vector_max = used;
@@ -800,9 +932,9 @@ mod stack {
 
 #[entry]
 fn main() -> ! {
-    let buffers = &raw mut BUFFERS;
-    // SAFETY: the only reference to BUFFERS, taken once; single core, no interrupts.
-    let bufs = unsafe { &mut *buffers };
+    let ram = &raw mut RAM;
+    // SAFETY: the only reference to RAM, taken once; single core, no interrupts.
+    let Ram { bufs, frame } = unsafe { &mut *ram };
     let mut g = stack::Gauge::new();
     let (mut handled, mut bytes, mut failures) = (0usize, 0usize, 0usize);
     hprintln!(
@@ -853,6 +985,20 @@ fn main() -> ! {
             }
         }
     }
+    g.start("answers");
+    match answer(&mut g, bufs, frame) {
+        Ok(0) => hprintln!("--   answers: not in this build (no encoders)"),
+        Ok(n) => hprintln!(
+            "ok   answers: 2 result frames encoded ({} B), equal to the golden frames, decoded back  stack {:>4} B  {}",
+            n,
+            g.vector_max,
+            g.vector_worst
+        ),
+        Err(e) => {
+            failures += 1;
+            hprintln!("FAIL answers: {}", e);
+        }
+    }
     hprintln!(
         "handled {} vectors ({} response frames, {} requests), {} bytes",
         handled,
@@ -867,7 +1013,9 @@ fn main() -> ! {
         g.worst.1,
         STACK_BOUND
     );
-    hprintln!("view calls, deepest: {} B ({})", g.views.0, g.views.1);
+    for (kind, (used, call)) in ["decode", "views", "encoders"].iter().zip(g.by_kind) {
+        hprintln!("  deepest {} call: {} B ({})", kind, used, call);
+    }
     if g.max > STACK_BOUND {
         failures += 1;
         hprintln!(
