@@ -10,6 +10,7 @@ use crate::spec::SpecError;
 /// Mirrors the reference decoder's three outcomes: no bytes at all, a tag byte
 /// other than `0`/`1`, or JSON that the rmcp type rejects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum FrameError {
     /// The frame had no bytes, so not even a tag.
     Empty,
@@ -52,6 +53,7 @@ impl From<BodyError> for FrameError {
 /// tag byte included (so the first JSON byte is at offset 1); for
 /// [`RequestView::decode`](crate::RequestView::decode) it is the request JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct BodyError {
     offset: usize,
     kind: BodyErrorKind,
@@ -100,6 +102,7 @@ impl core::error::Error for BodyError {}
 /// The set follows serde_json's error codes where the reference reports one,
 /// plus the rmcp shape errors. It will grow, hence `#[non_exhaustive]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum BodyErrorKind {
     /// The input ended inside or before a value.
@@ -187,6 +190,7 @@ impl fmt::Display for BodyErrorKind {
 /// Why encoding failed. Encoding never panics and never leaves a cut frame
 /// that looks whole: on error, the bytes written so far must be discarded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum EncodeError {
     /// The output buffer is full.

@@ -146,7 +146,6 @@ impl core::error::Error for TooLarge {}
 /// transport's error for `read_path` and `read_path_async`, `()` for
 /// [`PathReader::abort`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum PathEnd<M, E = ()> {
     /// One whole message, then a clean close: the exchange is answered.
     Message(M),

@@ -74,6 +74,8 @@
 extern crate alloc;
 
 mod blob;
+#[cfg(feature = "defmt")]
+mod defmt;
 pub mod encode;
 mod error;
 pub mod exchange;

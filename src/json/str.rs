@@ -235,6 +235,7 @@ impl fmt::Display for JsonStr<'_> {
 /// One piece of an unescaped [`JsonStr`]: a run of text as it stands in the
 /// input, or one character an escape stood for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Fragment<'a> {
     /// A run with no escapes, borrowed from the input.
     Str(&'a str),

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# CI fragment for bare metal: `bash examples/cortex-m/ci.sh` from anywhere.
+#
+# 1. Builds the library for thumbv6m-none-eabi (no atomic CAS) and thumbv7em-none-eabihf with every
+#    combination of the no-alloc features.
+# 2. Builds the firmware example and runs it under QEMU (lm3s6965evb); a non-zero exit fails.
+# 3. Prints `size` of the firmware, of its decode-only build (no encoders) and of its baseline
+#    (codec calls replaced by trivial ones), and the differences: the codec's flash and RAM.
+set -euo pipefail
+export CARGO_TERM_COLOR=never
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+THUMBS=(thumbv6m-none-eabi thumbv7em-none-eabihf)
+# Features that build without a heap (every combination is built) and features that are host-only.
+# A feature in Cargo.toml that is in neither list fails the script: classify it here.
+NO_ALLOC_FEATURES=(defmt embedded-io embedded-io-async)
+HOST_ONLY_FEATURES=(alloc std)
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "tools"
+if ! command -v qemu-system-arm >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends qemu-system-arm
+fi
+rustup target add thumbv7m-none-eabi "${THUMBS[@]}"
+qemu-system-arm --version | head -n 1
+
+step "every feature of Cargo.toml is classified"
+features=$(awk '/^\[features\]/ { on = 1; next } /^\[/ { on = 0 } on && /^[A-Za-z0-9_-]+[ \t]*=/ { print $1 }' \
+  "$root/Cargo.toml" | sed 's/=.*//')
+for f in $features; do
+  [ "$f" = default ] && continue
+  case " ${NO_ALLOC_FEATURES[*]} ${HOST_ONLY_FEATURES[*]} " in
+    *" $f "*) ;;
+    *) echo "feature '$f' is neither in NO_ALLOC_FEATURES nor in HOST_ONLY_FEATURES of $0" >&2; exit 1 ;;
+  esac
+done
+
+step "library on bare metal: ${THUMBS[*]} x every no-alloc feature combination"
+n=${#NO_ALLOC_FEATURES[@]}
+for t in "${THUMBS[@]}"; do
+  for ((mask = 0; mask < (1 << n); mask++)); do
+    set_=()
+    for ((i = 0; i < n; i++)); do
+      if ((mask & (1 << i))); then set_+=("${NO_ALLOC_FEATURES[i]}"); fi
+    done
+    list=$(IFS=,; echo "${set_[*]}")
+    echo "--- $t features=[${list}]"
+    (cd "$root" && cargo build --lib --release --no-default-features --features "$list" --target "$t")
+  done
+done
+
+step "firmware: baseline (codec calls replaced by trivial ones) and decode-only (no encoders) builds"
+cd "$here"
+elf=target/thumbv7m-none-eabi/release/cortex-m-gateway
+for variant in baseline decode-only; do
+  cargo build --release --locked --features "$variant"
+  cp "$elf" "target/cortex-m-gateway-$variant.elf"
+done
+
+step "firmware: build and run under QEMU"
+cargo build --release --locked
+# The runner in .cargo/config.toml is qemu-system-arm; QEMU exits with the firmware's semihosting status.
+timeout 120 cargo run --release --locked
+
+step "size (text = flash, data + bss = RAM)"
+size "$elf" target/cortex-m-gateway-decode-only.elf target/cortex-m-gateway-baseline.elf
+size "$elf" target/cortex-m-gateway-decode-only.elf target/cortex-m-gateway-baseline.elf | awk '
+  NR > 1 { t[NR] = $1; r[NR] = $2 + $3 }
+  END {
+    printf "codec, decode + views + encoders (firmware - baseline):  flash %6d B, RAM %d B\n", t[2] - t[4], r[2] - r[4]
+    printf "codec, decode + views            (decode-only - baseline): flash %6d B, RAM %d B\n", t[3] - t[4], r[3] - r[4]
+  }'
