@@ -310,7 +310,7 @@ fn content(
         (string(u)?, Vec::new())
     } else {
         let len = u.int_in_range(0usize..=80)?;
-        let raw = u.bytes(len)?.to_vec();
+        let raw = u.bytes(len.min(u.len()))?.to_vec();
         (base64_of(&raw), raw)
     };
     blobs.push((feed, raw));
