@@ -8,11 +8,13 @@
 //!   judge by the same code.
 //! * [`differential`]: one input, read as a frame and as a request, checked
 //!   against the reference.
+//! * [`roundtrip`]: the encoders against `serde_json::to_vec` of rmcp values
+//!   built from the input, and decode → encode → decode.
 //!
 //! Every target is a one-line `fuzz_target!` over a function here, so a new
-//! target (e.g. `roundtrip`, once the encoder lands) is one file in
-//! `fuzz_targets/` plus one `[[bin]]` in `Cargo.toml`.
+//! target is one file in `fuzz_targets/` plus one `[[bin]]` in `Cargo.toml`.
 
+pub mod roundtrip;
 pub mod walk;
 
 #[rustfmt::skip]
