@@ -19,6 +19,42 @@ pub(crate) fn ws(mut b: &[u8]) -> &[u8] {
     b
 }
 
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in the lowest byte of `w` equal to `byte` (higher bytes may
+/// show false positives, so only the lowest set bit is meaningful).
+#[inline]
+const fn eq_mask(w: u64, byte: u8) -> u64 {
+    let x = w ^ (LO * byte as u64);
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// Index of the first `"` or `\` at or after `at`, or `b.len()`. Short
+/// strings go a word at a time; after 32 bytes, memchr's vector search takes
+/// over.
+#[inline]
+fn quote_or_backslash(b: &[u8], mut at: usize) -> usize {
+    for _ in 0..4 {
+        let Some(chunk) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            while let Some(&c) = b.get(at) {
+                if c == b'"' || c == b'\\' {
+                    return at;
+                }
+                at += 1;
+            }
+            return b.len();
+        };
+        let w = u64::from_le_bytes(*chunk);
+        let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+        if m != 0 {
+            return at + (m.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    b.get(at..).and_then(|t| memchr::memchr2(b'"', b'\\', t)).map_or(b.len(), |i| at + i)
+}
+
 /// `b` starts just after an opening quote: returns the string's text, whether
 /// it holds an escape, and the bytes after the closing quote.
 #[inline]
@@ -26,14 +62,13 @@ pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
     let mut at = 0usize;
     let mut escaped = false;
     loop {
-        let Some(tail) = b.get(at..) else { return (b, escaped, &[]) };
-        match memchr::memchr2(b'"', b'\\', tail) {
-            Some(i) => {
-                at += i;
-                if b.get(at) == Some(&b'"') {
-                    let (text, rest) = b.split_at(at);
-                    return (text, escaped, rest.get(1..).unwrap_or_default());
-                }
+        at = quote_or_backslash(b, at);
+        match b.get(at) {
+            Some(b'"') => {
+                let (text, rest) = b.split_at(at);
+                return (text, escaped, rest.get(1..).unwrap_or_default());
+            }
+            Some(_) => {
                 escaped = true;
                 at += 2; // the backslash and the byte it escapes
             }
@@ -93,21 +128,6 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
     let (b':', rest) = rest.split_first()? else { return None };
     let (val, rest) = value(ws(rest));
     Some((JsonStr::new(key, escaped), RawJson::new(val), rest))
-}
-
-/// `b` is inside an array, after `[` or after an element: returns the next
-/// element and the bytes after it, or `None` at `]`.
-pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
-    let mut b = ws(b);
-    match b.split_first() {
-        Some((b',', rest)) => b = ws(rest),
-        Some((b']', _)) | None => return None,
-        Some(_) => {}
-    }
-    if matches!(b.first(), Some(b']') | None) {
-        return None;
-    }
-    Some(value(b))
 }
 
 fn hex4(b: &[u8]) -> Option<u16> {

@@ -275,16 +275,13 @@ impl ItemShape {
     fn note(&mut self, key: JsonStr<'_>, first: Option<u8>) {
         let string = first == Some(b'"');
         let null = first == Some(b'n');
-        if key == "uri" {
-            self.uri.note(string);
-        } else if key == "mimeType" {
-            self.mime_type.note(string || null);
-        } else if key == "text" {
-            self.text.note(string);
-        } else if key == "blob" {
-            self.blob.note(string);
-        } else if key == "_meta" {
-            self.meta.note(null || first == Some(b'{'));
+        match Key::of(key) {
+            Key::Uri => self.uri.note(string),
+            Key::MimeType => self.mime_type.note(string || null),
+            Key::Text => self.text.note(string),
+            Key::Blob => self.blob.note(string),
+            Key::Meta => self.meta.note(null || first == Some(b'{')),
+            Key::Other => {}
         }
     }
 
@@ -315,10 +312,16 @@ impl<'a> Iterator for Contents<'a> {
         if self.left == 0 {
             return None;
         }
-        let (item, rest) = skip::next_element(self.rest)?;
+        let mut b = skip::ws(self.rest);
+        match b.split_first() {
+            Some((b',', rest)) => b = skip::ws(rest),
+            Some((b']', _)) | None => return None,
+            Some(_) => {}
+        }
+        let (item, rest) = Content::parse(b)?;
         self.rest = rest;
         self.left -= 1;
-        Some(Content::from_item(item))
+        Some(item)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -341,6 +344,57 @@ pub enum Body<'a> {
     Blob(JsonStr<'a>),
 }
 
+/// The payload the reference picks: the text when exactly one `text`
+/// member was a string, else the blob.
+fn body<'a>(text: Option<JsonStr<'a>>, texts: u8, blob: JsonStr<'a>) -> Body<'a> {
+    match text {
+        Some(t) if texts == 1 => Body::Text(t),
+        _ => Body::Blob(blob),
+    }
+}
+
+/// The members of a content item the views read, named after unescaping.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Uri,
+    MimeType,
+    Text,
+    Blob,
+    Meta,
+    Other,
+}
+
+impl Key {
+    /// Which member `key` names. Unescaped keys compare as bytes (the common
+    /// case, a few compares); escaped ones after unescaping.
+    #[inline]
+    fn of(key: JsonStr<'_>) -> Self {
+        if !key.is_escaped() {
+            return match key.raw() {
+                b"uri" => Self::Uri,
+                b"mimeType" => Self::MimeType,
+                b"text" => Self::Text,
+                b"blob" => Self::Blob,
+                b"_meta" => Self::Meta,
+                _ => Self::Other,
+            };
+        }
+        if key == "uri" {
+            Self::Uri
+        } else if key == "mimeType" {
+            Self::MimeType
+        } else if key == "text" {
+            Self::Text
+        } else if key == "blob" {
+            Self::Blob
+        } else if key == "_meta" {
+            Self::Meta
+        } else {
+            Self::Other
+        }
+    }
+}
+
 /// One item of a result's `contents`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Content<'a> {
@@ -352,8 +406,11 @@ pub struct Content<'a> {
 }
 
 impl<'a> Content<'a> {
-    /// Reads a validated item.
-    fn from_item(json: &'a [u8]) -> Self {
+    /// Reads a validated item; `json` starts at its `{`. Returns the item
+    /// and the bytes after its `}`, in one pass over its members (each
+    /// string value is scanned once, and gives its `JsonStr` directly).
+    fn parse(json: &'a [u8]) -> Option<(Self, &'a [u8])> {
+        let (b'{', mut rest) = json.split_first()? else { return None };
         let empty = JsonStr::new(&[], false);
         let mut uri = empty;
         let mut mime_type = None;
@@ -361,34 +418,46 @@ impl<'a> Content<'a> {
         let mut text = None;
         let mut texts = 0u8;
         let mut blob = empty;
-        let mut rest = json.get(1..).unwrap_or_default();
-        let as_str = |v: RawJson<'a>| match v.as_bytes().split_first() {
-            Some((b'"', tail)) => {
-                let (t, escaped, _) = skip::string(tail);
-                Some(JsonStr::new(t, escaped))
+        loop {
+            let mut b = skip::ws(rest);
+            if let Some((b',', after)) = b.split_first() {
+                b = skip::ws(after);
             }
-            _ => None,
-        };
-        while let Some((key, value, next)) = skip::next_member(rest) {
+            let Some((b'"', after)) = b.split_first() else {
+                // `}` (or, on input that was not validated, anything else).
+                let end = json.len() - b.len() + usize::from(b.first() == Some(&b'}'));
+                let (item, rest) = json.split_at(end.min(json.len()));
+                return Some((Self { json: item, uri, mime_type, body: body(text, texts, blob), meta }, rest));
+            };
+            let (key, escaped, after) = skip::string(after);
+            let key = JsonStr::new(key, escaped);
+            let after = skip::ws(after);
+            let Some((b':', after)) = after.split_first() else { return None };
+            let after = skip::ws(after);
+            // A string value gives its text at once; others are skipped.
+            let (value, string, next) = match after.split_first() {
+                Some((b'"', tail)) => {
+                    let (t, escaped, next) = skip::string(tail);
+                    (RawJson::new(after.get(..t.len() + 2).unwrap_or_default()), Some(JsonStr::new(t, escaped)), next)
+                }
+                _ => {
+                    let (v, next) = skip::value(after);
+                    (RawJson::new(v), None, next)
+                }
+            };
             rest = next;
-            if key == "uri" {
-                uri = as_str(value).unwrap_or(empty);
-            } else if key == "mimeType" {
-                mime_type = as_str(value);
-            } else if key == "text" {
-                texts = texts.saturating_add(1);
-                text = as_str(value);
-            } else if key == "blob" {
-                blob = as_str(value).unwrap_or(empty);
-            } else if key == "_meta" && !value.is_null() {
-                meta = Some(value);
+            match Key::of(key) {
+                Key::Uri => uri = string.unwrap_or(empty),
+                Key::MimeType => mime_type = string,
+                Key::Text => {
+                    texts = texts.saturating_add(1);
+                    text = string;
+                }
+                Key::Blob => blob = string.unwrap_or(empty),
+                Key::Meta if !value.is_null() => meta = Some(value),
+                Key::Meta | Key::Other => {}
             }
         }
-        let body = match text {
-            Some(t) if texts == 1 => Body::Text(t),
-            _ => Body::Blob(blob),
-        };
-        Self { json, uri, mime_type, body, meta }
     }
 
     /// The item's URI.
