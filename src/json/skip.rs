@@ -174,3 +174,84 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     };
     (c, rest)
 }
+
+/// The byte a one-character escape (`\\n`, `\\"`, …) stands for, by the
+/// byte after the backslash; 0 for `u` and for bytes that are no escape.
+const SIMPLE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// Unescapes the text of a validated escaped string into `out`; returns
+/// the length written, or `None` when `out` runs out of room (the caller
+/// then takes the careful path). Runs between escapes are copied a word at a
+/// time (whole words are stored, then the cursor moves past the run only),
+/// long runs with `memchr` and `copy_from_slice`.
+pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
+    let mut r = 0usize;
+    let mut w = 0usize;
+    loop {
+        // Copy the run before the next backslash.
+        let mut words = 0u32;
+        loop {
+            let src = raw.get(r..).and_then(<[u8]>::first_chunk::<8>);
+            let dst = out.get_mut(w..).and_then(<[u8]>::first_chunk_mut::<8>);
+            let (Some(src), Some(dst)) = (src, dst) else {
+                while let Some(&c) = raw.get(r) {
+                    if c == b'\\' {
+                        break;
+                    }
+                    *out.get_mut(w)? = c;
+                    r += 1;
+                    w += 1;
+                }
+                break;
+            };
+            *dst = *src;
+            let m = eq_mask(u64::from_le_bytes(*src), b'\\');
+            if m != 0 {
+                let n = (m.trailing_zeros() / 8) as usize;
+                r += n;
+                w += n;
+                break;
+            }
+            r += 8;
+            w += 8;
+            words += 1;
+            if words == 4 {
+                // A long run: find its end with memchr, copy it in one go.
+                let tail = raw.get(r..).unwrap_or_default();
+                let n = memchr::memchr(b'\\', tail).unwrap_or(tail.len());
+                out.get_mut(w..w + n)?.copy_from_slice(tail.get(..n)?);
+                r += n;
+                w += n;
+                break;
+            }
+        }
+        // At a backslash, or at the end.
+        let Some(&e) = raw.get(r + 1) else {
+            return if r >= raw.len() { Some(w) } else { None };
+        };
+        let simple = SIMPLE.get(usize::from(e)).copied().unwrap_or(0);
+        if simple != 0 {
+            *out.get_mut(w)? = simple;
+            r += 2;
+            w += 1;
+        } else {
+            let tail = raw.get(r + 1..).unwrap_or_default();
+            let (c, rest) = decode_escape(tail);
+            let n = c.len_utf8();
+            c.encode_utf8(out.get_mut(w..w + n)?);
+            r = raw.len() - rest.len();
+            w += n;
+        }
+    }
+}
