@@ -39,7 +39,9 @@ pub(crate) const DEEP_WINDOW: usize = WINDOW;
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Bytes that end a run of plain string text: `"`, `\` and controls.
+/// Bytes that end a run of plain string text: `"`, `\` and controls. The
+/// lowest set bit marks the first such byte of `w`; higher bits may be
+/// false positives (borrows), so only the lowest is used.
 #[inline]
 const fn special(w: u64) -> u64 {
     let q = w ^ (LO * b'"' as u64);
@@ -119,79 +121,132 @@ impl<'a> Scanner<'a> {
 
     // ----- strings -------------------------------------------------------
 
-    /// First `"`, `\` or control byte at or after `at`, or the end; notes
-    /// whether a byte >= 0x80 was passed.
+    /// After two plain words at `at`: skips 32-byte blocks without special
+    /// bytes (a vectorizable check), and after 256 bytes hands over to
+    /// [`long_run`](Self::long_run). Returns where the word loop resumes: a
+    /// block that holds a special byte, or the last 31 bytes.
     #[inline]
-    fn find_special(&self, mut at: usize, non_ascii: &mut bool) -> usize {
-        while let Some(chunk) = self.buf.get(at..at + 8) {
-            let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
-            let w = u64::from_le_bytes(word);
-            let m = special(w);
-            if m != 0 {
-                let n = (m.trailing_zeros() / 8) as usize;
-                // Only the bytes before the special one belong to this run.
-                let before = if n == 0 { 0 } else { w & (u64::MAX >> (64 - 8 * n)) };
-                *non_ascii |= before & HI != 0;
-                return at + n;
+    fn skip_plain(&self, mut at: usize, hi: &mut u64) -> Result<usize, BodyError> {
+        for _ in 0..8 {
+            let Some(block) = self.buf.get(at..).and_then(<[u8]>::first_chunk::<32>) else { return Ok(at) };
+            let mut any = 0u8;
+            let mut high = 0u8;
+            for &c in block {
+                any |= u8::from((c == b'"') | (c == b'\\') | (c < 0x20));
+                high |= u8::from(c >= 0x80);
             }
-            *non_ascii |= w & HI != 0;
-            at += 8;
-        }
-        while let Some(&c) = self.buf.get(at) {
-            if c == b'"' || c == b'\\' || c < 0x20 {
-                return at;
+            if any != 0 {
+                return Ok(at);
             }
-            *non_ascii |= c >= 0x80;
-            at += 1;
+            if high != 0 {
+                *hi |= HI;
+            }
+            at += 32;
         }
-        at
+        self.long_run(at, hi)
     }
 
+    /// After a run of plain words at `at`: memchr's vector search finds the
+    /// next `"` or `\`, and one vectorizable pass over the bytes before it
+    /// looks for controls (an error) and non-ASCII (noted in `hi`).
+    /// Returns the position of that `"` or `\`, or the end.
+    #[inline(never)]
+    fn long_run(&self, at: usize, hi: &mut u64) -> Result<usize, BodyError> {
+        let tail = self.buf.get(at..).unwrap_or_default();
+        let run = memchr::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
+        let (controls, high) = controls_and_high(tail.get(..run).unwrap_or_default());
+        if high {
+            *hi |= HI;
+        }
+        if controls {
+            let first = tail.iter().position(|&c| c < 0x20).unwrap_or(run);
+            return Err(BodyError::new(K::ControlCharacterInString, at + first));
+        }
+        Ok(at + run)
+    }
+
+    /// Four hex digits at `at`: the `XXXX` of `\uXXXX`.
+    #[inline]
     fn hex4(&self, at: usize) -> Result<u16, BodyError> {
-        let Some(digits) = self.buf.get(at..at + 4) else {
+        let Some(digits) = self.buf.get(at..).and_then(<[u8]>::first_chunk::<4>) else {
             return Err(BodyError::new(K::Eof, self.buf.len()));
         };
-        let mut n = 0u16;
-        for (i, &d) in digits.iter().enumerate() {
-            let v = match d {
-                b'0'..=b'9' => d - b'0',
-                b'a'..=b'f' => d - b'a' + 10,
-                b'A'..=b'F' => d - b'A' + 10,
-                _ => return Err(BodyError::new(K::InvalidEscape, at + i)),
-            };
-            n = (n << 4) | u16::from(v);
+        match hex4(*digits) {
+            Some(n) => Ok(n),
+            None => {
+                let bad = digits.iter().position(|&d| hex(d).is_none()).unwrap_or(0);
+                Err(BodyError::new(K::InvalidEscape, at + bad))
+            }
         }
-        Ok(n)
     }
 
     /// `at` is just after a backslash; returns the position after the escape.
+    #[inline(always)]
     fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
         match self.buf.get(at) {
-            None => Err(BodyError::new(K::Eof, at)),
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 1),
-            Some(b'u') => {
-                let n = self.hex4(at + 1)?;
-                let next = at + 5;
-                if !full || !(0xD800..0xE000).contains(&n) {
-                    return Ok(next);
-                }
-                if n >= 0xDC00 {
-                    return Err(BodyError::new(K::LoneSurrogate, at - 1));
-                }
-                match (self.buf.get(next), self.buf.get(next + 1)) {
-                    (Some(b'\\'), Some(b'u')) => {}
-                    (None, _) | (Some(b'\\'), None) => return Err(BodyError::new(K::Eof, self.buf.len())),
-                    _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
-                }
-                let n2 = self.hex4(next + 2)?;
-                if (0xDC00..0xE000).contains(&n2) {
-                    Ok(next + 6)
-                } else {
-                    Err(BodyError::new(K::LoneSurrogate, next))
-                }
-            }
+            Some(b'u') => self.unicode_escape(at, full),
             Some(_) => Err(BodyError::new(K::InvalidEscape, at)),
+            None => Err(BodyError::new(K::Eof, at)),
         }
+    }
+
+    /// `at` is at the `u` of `\uXXXX`; with `full`, surrogates must pair.
+    fn unicode_escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
+        let n = self.hex4(at + 1)?;
+        let next = at + 5;
+        if !full || !(0xD800..0xE000).contains(&n) {
+            return Ok(next);
+        }
+        if n >= 0xDC00 {
+            return Err(BodyError::new(K::LoneSurrogate, at - 1));
+        }
+        match (self.buf.get(next), self.buf.get(next + 1)) {
+            (Some(b'\\'), Some(b'u')) => {}
+            (None, _) | (Some(b'\\'), None) => return Err(BodyError::new(K::Eof, self.buf.len())),
+            _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
+        }
+        let n2 = self.hex4(next + 2)?;
+        if (0xDC00..0xE000).contains(&n2) {
+            Ok(next + 6)
+        } else {
+            Err(BodyError::new(K::LoneSurrogate, next))
+        }
+    }
+
+    /// First `"`, `\` or control byte at or after `at`, or the end; ORs
+    /// the bytes passed into `hi` (bit 7 set: a byte >= 0x80 was passed).
+    /// A word at a time; after two plain words, [`skip_plain`] jumps ahead.
+    ///
+    /// [`skip_plain`]: Self::skip_plain
+    #[inline(always)]
+    fn find_special(&self, mut at: usize, hi: &mut u64) -> Result<usize, BodyError> {
+        let buf = self.buf;
+        let mut plain = 0u32;
+        while let Some(chunk) = buf.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+            let w = u64::from_le_bytes(*chunk);
+            let m = special(w);
+            if m != 0 {
+                let n = m.trailing_zeros() / 8;
+                // Only the bytes before the special one belong to this run.
+                *hi |= w & ((1u64 << (8 * n)) - 1);
+                return Ok(at + n as usize);
+            }
+            *hi |= w;
+            at += 8;
+            plain += 1;
+            if plain == 2 {
+                at = self.skip_plain(at, hi)?;
+            }
+        }
+        while let Some(&c) = buf.get(at) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                break;
+            }
+            *hi |= u64::from(c);
+            at += 1;
+        }
+        Ok(at)
     }
 
     /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
@@ -200,24 +255,27 @@ impl<'a> Scanner<'a> {
         let start = self.pos + 1;
         let mut at = start;
         let mut escaped = false;
-        let mut non_ascii = false;
+        // The OR of the text's bytes: bit 7 set when one is >= 0x80.
+        let mut hi = 0u64;
         loop {
-            at = self.find_special(at, &mut non_ascii);
+            at = self.find_special(at, &mut hi)?;
             match self.buf.get(at) {
-                None => return Err(BodyError::new(K::Eof, at)),
                 Some(b'"') => break,
                 Some(b'\\') => {
                     escaped = true;
                     at = self.escape(at + 1, full)?;
                 }
                 Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
+                None => return Err(BodyError::new(K::Eof, at)),
             }
         }
         let text = self.buf.get(start..at).unwrap_or_default();
-        if full && non_ascii
-            && let Err(e) = core::str::from_utf8(text) {
-                return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
-            }
+        if full
+            && hi & HI != 0
+            && let Err(e) = core::str::from_utf8(text)
+        {
+            return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
+        }
         self.pos = at + 1;
         Ok(JsonStr::new(text, escaped))
     }
@@ -660,6 +718,71 @@ fn set_bit(stack: &mut [u64], i: usize, on: bool) {
         let mask = 1u64 << (i % 64);
         if on { *w |= mask } else { *w &= !mask }
     }
+}
+
+/// Whether `run` holds a control byte, and whether it holds a byte >= 0x80:
+/// 32 bytes per step in lane-wise accumulators (which the compiler turns
+/// into vector minimum and or), then a word, then a byte at a time.
+#[inline]
+fn controls_and_high(run: &[u8]) -> (bool, bool) {
+    let mut low = [0xFFu8; 32];
+    let mut high = [0u8; 32];
+    let mut blocks = run.chunks_exact(32);
+    for block in &mut blocks {
+        for ((l, h), &c) in low.iter_mut().zip(high.iter_mut()).zip(block) {
+            *l = (*l).min(c);
+            *h |= c;
+        }
+    }
+    let mut controls = low.iter().any(|&l| l < 0x20);
+    let mut any_high = high.iter().fold(0, |a, &h| a | h) >= 0x80;
+    let mut words = blocks.remainder().chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        controls |= w.wrapping_sub(LO * 0x20) & !w & HI != 0;
+        any_high |= w & HI != 0;
+    }
+    for &c in words.remainder() {
+        controls |= c < 0x20;
+        any_high |= c >= 0x80;
+    }
+    (controls, any_high)
+}
+
+/// A hex digit's value.
+#[inline]
+const fn hex(d: u8) -> Option<u8> {
+    match d {
+        b'0'..=b'9' => Some(d - b'0'),
+        b'a'..=b'f' => Some(d - b'a' + 10),
+        b'A'..=b'F' => Some(d - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Hex digit values, 0xFF for other bytes.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const HEX: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 256 {
+        if let Some(v) = hex(i as u8) {
+            t[i] = v;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The value of four hex digits, or `None` if one is not a hex digit.
+#[inline]
+pub(crate) fn hex4(digits: [u8; 4]) -> Option<u16> {
+    let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
+    if (a | b | c | d) & 0xF0 != 0 {
+        return None;
+    }
+    Some(u16::from(a) << 12 | u16::from(b) << 8 | u16::from(c) << 4 | u16::from(d))
 }
 
 /// serde_json's `overflow!(significand * 10 + digit, u64::MAX)`.
