@@ -501,6 +501,18 @@ impl<'a> Scanner<'a> {
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
+        // Scalars directly, as the state machine would check them.
+        match self.peek() {
+            Some(b'"') => {
+                self.string(true)?;
+                return Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()));
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                self.number()?;
+                return Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()));
+            }
+            _ => {}
+        }
         let mut stack = [0u64; MAX_DEPTH.div_ceil(64)];
         self.machine::<true>(&mut stack, 0, open)?;
         Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()))

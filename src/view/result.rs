@@ -4,7 +4,7 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use super::{TOP, object, walk_struct};
+use super::{TOP, field_index, object, walk_struct};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::skip;
@@ -46,6 +46,13 @@ pub struct ResultView<'a> {
 }
 
 const FIELDS: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
+field_index!(field, FIELDS {
+    b"resultType" => 0,
+    b"ttlMs" => 1,
+    b"cacheScope" => 2,
+    b"contents" => 3,
+    b"_meta" => 4,
+});
 
 /// Open containers around a content item's members: the result, the
 /// `contents` array and the item itself.
@@ -61,7 +68,7 @@ impl<'a> ResultView<'a> {
         let mut result_type = None;
         let mut ttl_ms = None;
         let mut cache_scope = None;
-        walk_struct(&mut s, FIELDS, |s, i| {
+        walk_struct(&mut s, FIELDS, field, |s, i| {
             match i {
                 0 => result_type = s.opt_string()?,
                 1 => ttl_ms = s.ttl_field()?,
