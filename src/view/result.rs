@@ -37,8 +37,12 @@ impl CacheScope {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ResultView<'a> {
     json: &'a [u8],
-    contents: &'a [u8],
     len: usize,
+    /// The first content item, read while validating (most results have
+    /// one), so that iterating does not scan it again.
+    first: Option<Content<'a>>,
+    /// The `contents` array after the first item.
+    after_first: &'a [u8],
     meta: Option<RawJson<'a>>,
     result_type: Option<JsonStr<'a>>,
     ttl_ms: Option<u64>,
@@ -78,17 +82,17 @@ impl<'a> ResultView<'a> {
             }
             Ok(())
         })?;
-        let Some((contents, len)) = contents else {
+        let Some((len, first, after_first)) = contents else {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
         s.end()?;
-        Ok(Self { json, contents, len, meta, result_type, ttl_ms, cache_scope })
+        Ok(Self { json, len, first, after_first, meta, result_type, ttl_ms, cache_scope })
     }
 
     /// The content items, in order.
     #[must_use]
     pub fn contents(&self) -> Contents<'a> {
-        Contents { rest: self.contents.get(1..).unwrap_or_default(), left: self.len }
+        Contents { first: self.first, rest: self.after_first, left: self.len }
     }
 
     /// The result's `_meta` object, if present and not `null`.
@@ -191,21 +195,23 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// `contents`: an array of content items. Returns the array's text and
-    /// its length.
-    fn contents_field(&mut self) -> Result<(&'a [u8], usize), BodyError> {
-        let start = self.pos;
+    /// `contents`: an array of content items. Returns its length, its first
+    /// item, and the array's text after that item.
+    #[allow(clippy::type_complexity)]
+    fn contents_field(&mut self) -> Result<(usize, Option<Content<'a>>, &'a [u8]), BodyError> {
         if self.ws() != Some(b'[') {
             return Err(self.expected(K::InvalidType));
         }
         self.pos += 1;
         let mut len = 0usize;
+        let mut first = None;
+        let mut after_first = self.pos;
         loop {
             match self.ws() {
                 Some(b']') => {
                     self.pos += 1;
-                    let text = self.buf.get(start..self.pos).unwrap_or_default();
-                    return Ok((text, len));
+                    let rest = self.buf.get(after_first..self.pos).unwrap_or_default();
+                    return Ok((len, first, rest));
                 }
                 Some(b',') if len > 0 => {
                     self.pos += 1;
@@ -218,7 +224,11 @@ impl<'a> Scanner<'a> {
                 Some(_) => {}
             }
             self.ws();
-            self.content_item()?;
+            let item = self.content_item()?;
+            if len == 0 {
+                first = Some(item);
+                after_first = self.pos;
+            }
             len += 1;
         }
     }
@@ -226,20 +236,32 @@ impl<'a> Scanner<'a> {
     /// One content item, as serde's untagged `ResourceContents` decides it:
     /// every member is parsed as a `Value` (fully checked), then the item
     /// must fit `TextResourceContents` or else `BlobResourceContents`.
-    fn content_item(&mut self) -> Result<(), BodyError> {
+    /// Returns the item as the views read it.
+    fn content_item(&mut self) -> Result<Content<'a>, BodyError> {
+        let start = self.pos;
         if self.peek() != Some(b'{') {
             self.value_full(ITEM - 1)?;
             return Err(self.err(K::InvalidContentItem));
         }
-        let mut item = ItemShape::default();
+        let mut shape = ItemShape::default();
+        let mut fields = ItemFields::new();
         object(self, |s, key, _| {
             let first = s.peek();
-            s.value_full(ITEM)?;
-            item.note(key, first);
+            let at = s.pos;
+            let key = Key::of(key);
+            // A string value is checked as value_full would, and kept.
+            let string = if first == Some(b'"') {
+                Some(s.string(true)?)
+            } else {
+                s.value_full(ITEM)?;
+                None
+            };
+            shape.note(key, first);
+            fields.member(key, RawJson::new(s.buf.get(at..s.pos).unwrap_or_default()), string);
             Ok(())
         })?;
-        if item.is_text() || item.is_blob() {
-            Ok(())
+        if shape.is_text() || shape.is_blob() {
+            Ok(fields.content(self.buf.get(start..self.pos).unwrap_or_default()))
         } else {
             Err(BodyError::new(K::InvalidContentItem, self.pos.saturating_sub(1)))
         }
@@ -279,10 +301,10 @@ impl Seen {
 }
 
 impl ItemShape {
-    fn note(&mut self, key: JsonStr<'_>, first: Option<u8>) {
+    fn note(&mut self, key: Key, first: Option<u8>) {
         let string = first == Some(b'"');
         let null = first == Some(b'n');
-        match Key::of(key) {
+        match key {
             Key::Uri => self.uri.note(string),
             Key::MimeType => self.mime_type.note(string || null),
             Key::Text => self.text.note(string),
@@ -308,6 +330,7 @@ impl ItemShape {
 /// Iterator over the [`Content`] items of a [`ResultView`].
 #[derive(Debug, Clone)]
 pub struct Contents<'a> {
+    first: Option<Content<'a>>,
     rest: &'a [u8],
     left: usize,
 }
@@ -318,6 +341,10 @@ impl<'a> Iterator for Contents<'a> {
     fn next(&mut self) -> Option<Content<'a>> {
         if self.left == 0 {
             return None;
+        }
+        if let Some(first) = self.first.take() {
+            self.left -= 1;
+            return Some(first);
         }
         let mut b = skip::ws(self.rest);
         match b.split_first() {
@@ -351,12 +378,47 @@ pub enum Body<'a> {
     Blob(JsonStr<'a>),
 }
 
-/// The payload the reference picks: the text when exactly one `text`
-/// member was a string, else the blob.
-fn body<'a>(text: Option<JsonStr<'a>>, texts: u8, blob: JsonStr<'a>) -> Body<'a> {
-    match text {
-        Some(t) if texts == 1 => Body::Text(t),
-        _ => Body::Blob(blob),
+/// The members of a content item that the views keep, gathered by the same
+/// rules whether the decoder reads the item or the iterator re-reads it.
+#[derive(Clone, Copy)]
+struct ItemFields<'a> {
+    uri: JsonStr<'a>,
+    mime_type: Option<JsonStr<'a>>,
+    text: Option<JsonStr<'a>>,
+    texts: u8,
+    blob: JsonStr<'a>,
+    meta: Option<RawJson<'a>>,
+}
+
+impl<'a> ItemFields<'a> {
+    const fn new() -> Self {
+        let empty = JsonStr::new(&[], false);
+        Self { uri: empty, mime_type: None, text: None, texts: 0, blob: empty, meta: None }
+    }
+
+    /// One member: its key, its value, and the value's text if a string.
+    fn member(&mut self, key: Key, value: RawJson<'a>, string: Option<JsonStr<'a>>) {
+        let empty = JsonStr::new(&[], false);
+        match key {
+            Key::Uri => self.uri = string.unwrap_or(empty),
+            Key::MimeType => self.mime_type = string,
+            Key::Text => {
+                self.texts = self.texts.saturating_add(1);
+                self.text = string;
+            }
+            Key::Blob => self.blob = string.unwrap_or(empty),
+            Key::Meta if !value.is_null() => self.meta = Some(value),
+            Key::Meta | Key::Other => {}
+        }
+    }
+
+    /// The item, `json` being its text.
+    const fn content(self, json: &'a [u8]) -> Content<'a> {
+        let body = match self.text {
+            Some(t) if self.texts == 1 => Body::Text(t),
+            _ => Body::Blob(self.blob),
+        };
+        Content { json, uri: self.uri, mime_type: self.mime_type, body, meta: self.meta }
     }
 }
 
@@ -418,13 +480,7 @@ impl<'a> Content<'a> {
     /// string value is scanned once, and gives its `JsonStr` directly).
     fn parse(json: &'a [u8]) -> Option<(Self, &'a [u8])> {
         let (b'{', mut rest) = json.split_first()? else { return None };
-        let empty = JsonStr::new(&[], false);
-        let mut uri = empty;
-        let mut mime_type = None;
-        let mut meta = None;
-        let mut text = None;
-        let mut texts = 0u8;
-        let mut blob = empty;
+        let mut fields = ItemFields::new();
         loop {
             let mut b = skip::ws(rest);
             if let Some((b',', after)) = b.split_first() {
@@ -434,7 +490,7 @@ impl<'a> Content<'a> {
                 // `}` (or, on input that was not validated, anything else).
                 let end = json.len() - b.len() + usize::from(b.first() == Some(&b'}'));
                 let (item, rest) = json.split_at(end.min(json.len()));
-                return Some((Self { json: item, uri, mime_type, body: body(text, texts, blob), meta }, rest));
+                return Some((fields.content(item), rest));
             };
             let (key, escaped, after) = skip::string(after);
             let key = JsonStr::new(key, escaped);
@@ -453,17 +509,7 @@ impl<'a> Content<'a> {
                 }
             };
             rest = next;
-            match Key::of(key) {
-                Key::Uri => uri = string.unwrap_or(empty),
-                Key::MimeType => mime_type = string,
-                Key::Text => {
-                    texts = texts.saturating_add(1);
-                    text = string;
-                }
-                Key::Blob => blob = string.unwrap_or(empty),
-                Key::Meta if !value.is_null() => meta = Some(value),
-                Key::Meta | Key::Other => {}
-            }
+            fields.member(Key::of(key), value, string);
         }
     }
 
