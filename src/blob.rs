@@ -66,6 +66,12 @@ impl JsonStr<'_> {
     /// The exact size of the decoded blob, assuming it is valid base64.
     #[must_use]
     pub fn base64_decoded_len(&self) -> usize {
+        let raw = self.raw();
+        if !self.is_escaped() && raw.is_ascii() {
+            // One character per byte: count the `=` with memchr.
+            let pad = memchr::memchr_iter(b'=', raw).count();
+            return (raw.len() - pad) * 3 / 4;
+        }
         let mut len = 0usize;
         let mut pad = 0usize;
         for c in self.chars() {
@@ -91,8 +97,9 @@ impl JsonStr<'_> {
         if needed > available {
             return Err(Base64Error::BufferTooSmall { needed, available });
         }
-        if let Some(text) = self.as_str() {
-            return ENGINE.decode_slice(text, out).map_err(|e| map_err(e, 0, needed, available));
+        if !self.is_escaped() {
+            // The raw text is the text (validated UTF-8); decode its bytes.
+            return ENGINE.decode_slice(self.raw(), out).map_err(|e| map_err(e, 0, needed, available));
         }
         // Escaped text: unescape a chunk at a time (a multiple of 4 characters,
         // so every chunk but the last is whole quads) and decode each.
