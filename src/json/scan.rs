@@ -214,25 +214,26 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// First `"`, `\` or control byte at or after `at`, or the end; ORs
-    /// the bytes passed into `hi` (bit 7 set: a byte >= 0x80 was passed).
-    /// A word at a time; after two plain words, [`skip_plain`] jumps ahead.
+    /// First `"`, `\` or control byte at or after `at` and that byte, or
+    /// the end and `None`. ORs into `hi` every word it reads, bytes after
+    /// the string's end included: bit 7 of `hi` set means the text *may*
+    /// hold a byte >= 0x80 (then it is validated as UTF-8; a false alarm
+    /// only costs that check). After two plain words, [`skip_plain`] jumps
+    /// ahead.
     ///
     /// [`skip_plain`]: Self::skip_plain
     #[inline(always)]
-    fn find_special(&self, mut at: usize, hi: &mut u64) -> Result<usize, BodyError> {
+    fn find_special(&self, mut at: usize, hi: &mut u64) -> Result<(usize, Option<u8>), BodyError> {
         let buf = self.buf;
         let mut plain = 0u32;
         while let Some(chunk) = buf.get(at..).and_then(<[u8]>::first_chunk::<8>) {
             let w = u64::from_le_bytes(*chunk);
+            *hi |= w;
             let m = special(w);
             if m != 0 {
                 let n = m.trailing_zeros() / 8;
-                // Only the bytes before the special one belong to this run.
-                *hi |= w & ((1u64 << (8 * n)) - 1);
-                return Ok(at + n as usize);
+                return Ok((at + n as usize, Some((w >> (8 * n)) as u8)));
             }
-            *hi |= w;
             at += 8;
             plain += 1;
             if plain == 2 {
@@ -241,12 +242,12 @@ impl<'a> Scanner<'a> {
         }
         while let Some(&c) = buf.get(at) {
             if c == b'"' || c == b'\\' || c < 0x20 {
-                break;
+                return Ok((at, Some(c)));
             }
             *hi |= u64::from(c);
             at += 1;
         }
-        Ok(at)
+        Ok((at, None))
     }
 
     /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
@@ -255,11 +256,11 @@ impl<'a> Scanner<'a> {
         let start = self.pos + 1;
         let mut at = start;
         let mut escaped = false;
-        // The OR of the text's bytes: bit 7 set when one is >= 0x80.
         let mut hi = 0u64;
         loop {
-            at = self.find_special(at, &mut hi)?;
-            match self.buf.get(at) {
+            let (special_at, byte) = self.find_special(at, &mut hi)?;
+            at = special_at;
+            match byte {
                 Some(b'"') => break,
                 Some(b'\\') => {
                     escaped = true;
