@@ -30,51 +30,71 @@ const fn eq_mask(w: u64, byte: u8) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// Index of the first `"` or `\` at or after `at`, or `b.len()`. Short
-/// strings go a word at a time; after 32 bytes, memchr's vector search takes
-/// over.
+/// Whether the quote at `at` closes the string that `b` holds the inside
+/// of: an even number of backslashes stands right before it. (In validated
+/// text a run of backslashes is escaped backslashes, plus one more that
+/// escapes the quote when the run is odd: `\u` digits are never
+/// backslashes.)
 #[inline]
-fn quote_or_backslash(b: &[u8], mut at: usize) -> usize {
-    for _ in 0..4 {
+fn closes(b: &[u8], at: usize) -> bool {
+    let before = b.get(..at).unwrap_or_default();
+    let run = before.iter().rev().take_while(|&&c| c == b'\\').count();
+    run % 2 == 0
+}
+
+/// Index of the quote that closes the string `b` starts inside of. Looks
+/// at quotes only (rare in text), a word at a time; after 64 bytes without
+/// one, with memchr.
+#[inline]
+fn closing_quote(b: &[u8]) -> Option<usize> {
+    let mut at = 0usize;
+    let mut plain = 0u32;
+    loop {
         let Some(chunk) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
             while let Some(&c) = b.get(at) {
-                if c == b'"' || c == b'\\' {
-                    return at;
+                if c == b'"' && closes(b, at) {
+                    return Some(at);
                 }
                 at += 1;
             }
-            return b.len();
+            return None;
         };
-        let w = u64::from_le_bytes(*chunk);
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+        let m = eq_mask(u64::from_le_bytes(*chunk), b'"');
         if m != 0 {
-            return at + (m.trailing_zeros() / 8) as usize;
+            let i = at + (m.trailing_zeros() / 8) as usize;
+            if closes(b, i) {
+                return Some(i);
+            }
+            at = i + 1;
+            plain = 0;
+            continue;
         }
         at += 8;
+        plain += 1;
+        if plain == 8 {
+            loop {
+                let i = at + memchr::memchr(b'"', b.get(at..).unwrap_or_default())?;
+                if closes(b, i) {
+                    return Some(i);
+                }
+                at = i + 1;
+            }
+        }
     }
-    b.get(at..).and_then(|t| memchr::memchr2(b'"', b'\\', t)).map_or(b.len(), |i| at + i)
 }
 
 /// `b` starts just after an opening quote: returns the string's text, whether
 /// it holds an escape, and the bytes after the closing quote.
 #[inline]
 pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
-    let mut at = 0usize;
-    let mut escaped = false;
-    loop {
-        at = quote_or_backslash(b, at);
-        match b.get(at) {
-            Some(b'"') => {
-                let (text, rest) = b.split_at(at);
-                return (text, escaped, rest.get(1..).unwrap_or_default());
-            }
-            Some(_) => {
-                escaped = true;
-                at += 2; // the backslash and the byte it escapes
-            }
-            None => return (b, escaped, &[]),
+    let (text, rest) = match closing_quote(b) {
+        Some(at) => {
+            let (text, rest) = b.split_at(at);
+            (text, rest.get(1..).unwrap_or_default())
         }
-    }
+        None => (b, &[][..]),
+    };
+    (text, memchr::memchr(b'\\', text).is_some(), rest)
 }
 
 /// `b` starts at a value: returns the value's text and what follows it.
