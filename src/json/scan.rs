@@ -124,11 +124,15 @@ impl<'a> Scanner<'a> {
     /// After two plain words at `at`: skips 32-byte blocks without special
     /// bytes (a vectorizable check), and after 256 bytes hands over to
     /// [`long_run`](Self::long_run). Returns where the word loop resumes: a
-    /// block that holds a special byte, or the last 31 bytes.
-    #[inline]
-    fn skip_plain(&self, mut at: usize, hi: &mut u64) -> Result<usize, BodyError> {
+    /// block that holds a special byte, or the last 31 bytes. Not inlined:
+    /// its vector constants would weigh on every short string.
+    #[inline(never)]
+    fn skip_plain(&self, mut at: usize) -> Result<(usize, bool), BodyError> {
+        let mut non_ascii = false;
         for _ in 0..8 {
-            let Some(block) = self.buf.get(at..).and_then(<[u8]>::first_chunk::<32>) else { return Ok(at) };
+            let Some(block) = self.buf.get(at..).and_then(<[u8]>::first_chunk::<32>) else {
+                return Ok((at, non_ascii));
+            };
             let mut any = 0u8;
             let mut high = 0u8;
             for &c in block {
@@ -136,33 +140,29 @@ impl<'a> Scanner<'a> {
                 high |= u8::from(c >= 0x80);
             }
             if any != 0 {
-                return Ok(at);
+                return Ok((at, non_ascii));
             }
-            if high != 0 {
-                *hi |= HI;
-            }
+            non_ascii |= high != 0;
             at += 32;
         }
-        self.long_run(at, hi)
+        let (at, high) = self.long_run(at)?;
+        Ok((at, non_ascii | high))
     }
 
     /// After a run of plain words at `at`: memchr's vector search finds the
     /// next `"` or `\`, and one vectorizable pass over the bytes before it
-    /// looks for controls (an error) and non-ASCII (noted in `hi`).
-    /// Returns the position of that `"` or `\`, or the end.
+    /// looks for controls (an error) and non-ASCII. Returns the position of
+    /// that `"` or `\` (or the end), and whether non-ASCII was seen.
     #[inline(never)]
-    fn long_run(&self, at: usize, hi: &mut u64) -> Result<usize, BodyError> {
+    fn long_run(&self, at: usize) -> Result<(usize, bool), BodyError> {
         let tail = self.buf.get(at..).unwrap_or_default();
         let run = memchr::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
         let (controls, high) = controls_and_high(tail.get(..run).unwrap_or_default());
-        if high {
-            *hi |= HI;
-        }
         if controls {
             let first = tail.iter().position(|&c| c < 0x20).unwrap_or(run);
             return Err(BodyError::new(K::ControlCharacterInString, at + first));
         }
-        Ok(at + run)
+        Ok((at + run, high))
     }
 
     /// Four hex digits at `at`: the `XXXX` of `\uXXXX`.
@@ -237,7 +237,11 @@ impl<'a> Scanner<'a> {
             at += 8;
             plain += 1;
             if plain == 2 {
-                at = self.skip_plain(at, hi)?;
+                let (next, high) = self.skip_plain(at)?;
+                at = next;
+                if high {
+                    *hi |= HI;
+                }
             }
         }
         while let Some(&c) = buf.get(at) {
@@ -248,6 +252,31 @@ impl<'a> Scanner<'a> {
             at += 1;
         }
         Ok((at, None))
+    }
+
+    /// `pos` is at an opening quote: [`string`](Self::string), with the
+    /// common case of a key or short value (at most 15 plain ASCII bytes)
+    /// checked inline from two words, without a call.
+    #[inline(always)]
+    pub(crate) fn short_string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+        let start = self.pos + 1;
+        if let Some(chunk) = self.buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+            let (lo, hi) = chunk.split_at(8);
+            let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
+            let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
+            let (m, before) = match special(lo) {
+                0 => (special(hi), lo | hi),
+                m => (m, lo),
+            };
+            let at = (m.trailing_zeros() / 8) as usize + if special(lo) == 0 { 8 } else { 0 };
+            // A quote ends it, and no byte of the words read is >= 0x80.
+            if m != 0 && chunk.get(at) == Some(&b'"') && before & HI == 0 {
+                let text = self.buf.get(start..start + at).unwrap_or_default();
+                self.pos = start + at + 1;
+                return Ok(JsonStr::new(text, false));
+            }
+        }
+        self.string(full)
     }
 
     /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
@@ -505,7 +534,7 @@ impl<'a> Scanner<'a> {
         // Scalars directly, as the state machine would check them.
         match self.peek() {
             Some(b'"') => {
-                self.string(true)?;
+                self.short_string(true)?;
                 return Ok(RawJson::new(self.buf.get(start..self.pos).unwrap_or_default()));
             }
             Some(b'-' | b'0'..=b'9') => {
@@ -629,7 +658,7 @@ impl<'a> Scanner<'a> {
                             continue;
                         }
                         Some(b'"') => {
-                            self.string(FULL)?;
+                            self.short_string(FULL)?;
                         }
                         Some(b'-' | b'0'..=b'9') => {
                             if FULL {
@@ -710,7 +739,7 @@ impl<'a> Scanner<'a> {
 
     /// `pos` is at a key's opening quote: checks the key and the colon.
     fn key<const FULL: bool>(&mut self) -> Result<(), BodyError> {
-        self.string(FULL)?;
+        self.short_string(FULL)?;
         self.colon()
     }
 

@@ -94,7 +94,23 @@ pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
         }
         None => (b, &[][..]),
     };
-    (text, memchr::memchr(b'\\', text).is_some(), rest)
+    (text, has_backslash(text), rest)
+}
+
+/// Whether `text` holds a backslash: a word at a time for short text,
+/// memchr (which has a call cost) for long.
+#[inline]
+fn has_backslash(text: &[u8]) -> bool {
+    if text.len() > 64 {
+        return memchr::memchr(b'\\', text).is_some();
+    }
+    let mut words = text.chunks_exact(8);
+    for word in &mut words {
+        if eq_mask(u64::from_le_bytes(word.try_into().unwrap_or_default()), b'\\') != 0 {
+            return true;
+        }
+    }
+    words.remainder().contains(&b'\\')
 }
 
 /// `b` starts at a value: returns the value's text and what follows it.

@@ -108,7 +108,7 @@ pub(crate) fn object<'a>(
         }
         first = false;
         let key_at = s.pos;
-        let key = s.string(true)?;
+        let key = s.short_string(true)?;
         s.colon()?;
         s.ws();
         member(s, key, key_at)?;
@@ -144,7 +144,7 @@ impl<'a> Scanner<'a> {
     /// A required string field.
     pub(crate) fn req_string(&mut self) -> Result<JsonStr<'a>, BodyError> {
         match self.ws() {
-            Some(b'"') => self.string(true),
+            Some(b'"') => self.short_string(true),
             _ => Err(self.expected(K::InvalidType)),
         }
     }

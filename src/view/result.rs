@@ -251,7 +251,7 @@ impl<'a> Scanner<'a> {
             let key = Key::of(key);
             // A string value is checked as value_full would, and kept.
             let string = if first == Some(b'"') {
-                Some(s.string(true)?)
+                Some(s.short_string(true)?)
             } else {
                 s.value_full(ITEM)?;
                 None
