@@ -166,19 +166,10 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
     Some((JsonStr::new(key, escaped), RawJson::new(val), rest))
 }
 
+/// The four hex digits at the start of `b` (a table lookup each).
+#[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
-    let digits = b.get(..4)?;
-    let mut n = 0u16;
-    for &d in digits {
-        let v = match d {
-            b'0'..=b'9' => d - b'0',
-            b'a'..=b'f' => d - b'a' + 10,
-            b'A'..=b'F' => d - b'A' + 10,
-            _ => return None,
-        };
-        n = (n << 4) | u16::from(v);
-    }
-    Some(n)
+    super::scan::hex4(*b.first_chunk::<4>()?)
 }
 
 /// `b` starts just after a backslash of a validated string: returns the
@@ -227,6 +218,15 @@ const SIMPLE: [u8; 256] = {
     t[b't' as usize] = b'\t';
     t
 };
+
+/// The code point of a `\uXXXX` escape at `r` (the backslash) when it is
+/// not a surrogate; `None` otherwise (surrogates take `decode_escape`).
+#[inline]
+fn bmp_escape(raw: &[u8], r: usize) -> Option<u16> {
+    let (b'u', digits) = raw.get(r + 1..)?.split_first()? else { return None };
+    let cp = hex4(digits)?;
+    (!(0xD800..0xE000).contains(&cp)).then_some(cp)
+}
 
 /// Unescapes the text of a validated escaped string into `out`; returns
 /// the length written, or `None` when `out` runs out of room (the caller
@@ -283,6 +283,22 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
             *out.get_mut(w)? = simple;
             r += 2;
             w += 1;
+        } else if let Some(cp) = bmp_escape(raw, r) {
+            // `\uXXXX` outside the surrogates: one to three bytes of UTF-8.
+            // (Lint: every cast below keeps bits that fit a byte.)
+            #[allow(clippy::cast_possible_truncation)]
+            if cp < 0x80 {
+                *out.get_mut(w)? = cp as u8;
+                w += 1;
+            } else if cp < 0x800 {
+                *out.get_mut(w..w + 2)?.first_chunk_mut::<2>()? = [0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8];
+                w += 2;
+            } else {
+                *out.get_mut(w..w + 3)?.first_chunk_mut::<3>()? =
+                    [0xE0 | (cp >> 12) as u8, 0x80 | ((cp >> 6) & 0x3F) as u8, 0x80 | (cp & 0x3F) as u8];
+                w += 3;
+            }
+            r += 6;
         } else {
             let tail = raw.get(r + 1..).unwrap_or_default();
             let (c, rest) = decode_escape(tail);
