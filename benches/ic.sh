@@ -2,35 +2,41 @@
 # Instruction counts per decode, ours against the reference, under callgrind.
 # Deterministic (no timing), so it runs anywhere, loaded machines included.
 #
-#   benches/ic.sh            # build (release, LTO) and print the table
+#   benches/ic.sh
 #
-# Each `ic_*` function in src/bin/ic.rs decodes one input N=1000 times;
-# callgrind collects only inside it (--toggle-collect), and Ir/N is printed.
+# src/bin/ic.rs has one #[no_mangle] #[inline(never)] function per decoder
+# that decodes an input N = 1000 times; callgrind collects only inside it
+# (--toggle-collect=<function>), and the script prints Ir / N.
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v valgrind >/dev/null || { echo "ic.sh: valgrind not installed (apt-get install valgrind)" >&2; exit 1; }
-cargo build --release --quiet --bin ic
-BIN=target/release/ic
+command -v valgrind >/dev/null || { echo "ic.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+cargo build --release --quiet --locked --bin ic
+BIN="${CARGO_TARGET_DIR:-target}/release/ic"
 N=1000
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-ir() { # function input -> Ir per call of the decoder
+ir() { # <function> <input>: Ir per call of the decoder
     valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" 2>/dev/null
-    awk -v n="$N" '/^(summary|totals):/ { print int($2 / n + 0.5); exit }' "$out/cg"
+    awk -v n="$N" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
 }
 
-printf '%-8s %8s %12s %12s %10s %12s\n' input bytes decode decode+walk reference "ref/ours"
+row() { # <input> <decode fn> <walk fn> <reference fn>
+    local bytes d w r
+    bytes=$("$BIN" size "$1")
+    d=$(ir "$2" "$1")
+    w=$(ir "$3" "$1")
+    r=$(ir "$4" "$1")
+    awk -v i="$1" -v b="$bytes" -v d="$d" -v w="$w" -v r="$r" \
+        'BEGIN { printf "| %-7s | %5d | %7d | %11d | %9d | %4.2f× | %4.2f× |\n", i, b, d, w, r, r / d, r / w }'
+}
+
+echo "| input   | bytes |  decode | decode+walk | reference | ref/decode | ref/(decode+walk) |"
+echo "| ---     |   --- |     --- |         --- |       --- |    --- |    --- |"
 for input in small medium error; do
-    bytes=$("$BIN" size "$input")
-    d=$(ir ic_ours_decode "$input")
-    w=$(ir ic_ours_walk "$input")
-    r=$(ir ic_reference "$input")
-    printf '%-8s %8s %12s %12s %10s %11.1fx\n' "$input" "$bytes" "$d" "$w" "$r" "$(echo "$r / $w" | bc -l)"
+    row "$input" ic_ours_decode ic_ours_walk ic_reference
 done
-bytes=$("$BIN" size request)
-d=$(ir ic_ours_request_decode request)
-w=$(ir ic_ours_request request)
-r=$(ir ic_reference_request request)
-printf '%-8s %8s %12s %12s %10s %11.1fx\n' request "$bytes" "$d" "$w" "$r" "$(echo "$r / $w" | bc -l)"
-echo "(Ir per decode; decode+walk reads every value through the views; reference = serde_json into rmcp types)"
+row request ic_ours_request_decode ic_ours_request ic_reference_request
+echo
+echo "Ir per decode (callgrind, N=$N calls each). decode = Frame::decode (RequestView::decode for the"
+echo "request); decode+walk also reads every value through the views; reference = serde_json + rmcp."

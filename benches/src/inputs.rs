@@ -21,6 +21,7 @@ impl Rng {
     pub fn new(seed: u64) -> Self {
         Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -225,12 +226,12 @@ pub fn medium_from(seed: u64, items: usize, text_len: usize) -> Vec<u8> {
             uri: &uris[i],
             mime_type: if (seed as usize + i) % 5 == 4 { None } else { Some("text/x-rust") },
             body: Ok(&texts[i]),
-            meta: if (seed as usize + i) % 3 == 0 { Some(ITEM_META) } else { None },
+            meta: if (seed as usize + i).is_multiple_of(3) { Some(ITEM_META) } else { None },
             ascii: (seed as usize + i) % 4 == 1,
         })
         .collect();
-    let meta = if seed % 2 == 0 { Some(META) } else { None };
-    result_frame(&list, Some(30_000 + seed), Some(if seed % 3 == 0 { "private" } else { "public" }), meta)
+    let meta = if seed.is_multiple_of(2) { Some(META) } else { None };
+    result_frame(&list, Some(30_000 + seed), Some(if seed.is_multiple_of(3) { "private" } else { "public" }), meta)
 }
 
 /// 4 443 B: four source-code text items with escapes, non-ASCII and `_meta`.
