@@ -181,13 +181,23 @@ impl<'a> Scanner<'a> {
     }
 
     /// `at` is just after a backslash; returns the position after the escape.
+    /// One-character escapes and `\uXXXX` outside the surrogates are
+    /// handled inline, by table and with conditional branches only.
     #[inline(always)]
     fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
-        match self.buf.get(at) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 1),
-            Some(b'u') => self.unicode_escape(at, full),
-            Some(_) => Err(BodyError::new(K::InvalidEscape, at)),
-            None => Err(BodyError::new(K::Eof, at)),
+        let Some(&e) = self.buf.get(at) else { return Err(BodyError::new(K::Eof, at)) };
+        match ESCAPE.get(usize::from(e)).copied().unwrap_or(0) {
+            1 => Ok(at + 1),
+            2 => {
+                if let Some(digits) = self.buf.get(at + 1..).and_then(<[u8]>::first_chunk::<4>)
+                    && let Some(n) = hex4(*digits)
+                    && !(0xD800..0xE000).contains(&n)
+                {
+                    return Ok(at + 5);
+                }
+                self.unicode_escape(at, full)
+            }
+            _ => Err(BodyError::new(K::InvalidEscape, at)),
         }
     }
 
@@ -281,33 +291,95 @@ impl<'a> Scanner<'a> {
 
     /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
     /// surrogates too, when `full`) and returns its text.
+    ///
+    /// 64 bytes at a time: [`block_specials`] marks every `"`, `\` and
+    /// control byte of the block in one mask (vectorizable compares), and
+    /// the loop walks the marks in order: a quote ends the string, a
+    /// backslash has its escape checked and the marks it covers cleared, a
+    /// control is an error. So the first defect in input order is the one
+    /// reported, as before. Blocks without marks are skipped whole, and
+    /// after four of them [`long_run`](Self::long_run) jumps ahead. The last
+    /// bytes of the input, which fill no block, go a word at a time.
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+        let buf = self.buf;
         let start = self.pos + 1;
         let mut at = start;
         let mut escaped = false;
+        // OR of every byte read (some after the string too): bit 7 set
+        // means the text may hold non-ASCII and is validated as UTF-8.
         let mut hi = 0u64;
-        loop {
-            let (special_at, byte) = self.find_special(at, &mut hi)?;
-            at = special_at;
-            match byte {
-                Some(b'"') => break,
-                Some(b'\\') => {
-                    escaped = true;
-                    at = self.escape(at + 1, full)?;
+        let mut plain = 0u32;
+        let end = 'text: loop {
+            let Some(block) = buf.get(at..).and_then(<[u8]>::first_chunk::<64>) else {
+                break self.string_tail(at, full, &mut escaped, &mut hi)?;
+            };
+            let (mut marks, or) = block_specials(block);
+            hi |= or;
+            if marks == 0 {
+                at += 64;
+                plain += 1;
+                if plain == 4 {
+                    plain = 0;
+                    let (next, high) = self.long_run(at)?;
+                    at = next;
+                    if high {
+                        hi |= HI;
+                    }
                 }
-                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
-                None => return Err(BodyError::new(K::Eof, at)),
+                continue;
             }
-        }
-        let text = self.buf.get(start..at).unwrap_or_default();
+            plain = 0;
+            loop {
+                let p = marks.trailing_zeros() as usize;
+                marks &= marks - 1;
+                match block.get(p) {
+                    Some(b'"') => break 'text at + p,
+                    Some(b'\\') => {
+                        escaped = true;
+                        let next = self.escape(at + p + 1, full)?;
+                        let covered = next - at;
+                        if covered >= 64 {
+                            at = next;
+                            break;
+                        }
+                        marks &= u64::MAX << covered;
+                    }
+                    _ => return Err(BodyError::new(K::ControlCharacterInString, at + p)),
+                }
+                if marks == 0 {
+                    at += 64;
+                    break;
+                }
+            }
+        };
+        let text = buf.get(start..end).unwrap_or_default();
         if full
             && hi & HI != 0
             && let Err(e) = core::str::from_utf8(text)
         {
             return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
         }
-        self.pos = at + 1;
+        self.pos = end + 1;
         Ok(JsonStr::new(text, escaped))
+    }
+
+    /// The rest of a string from `at` when fewer than 64 bytes of input are
+    /// left: a word at a time. Returns the closing quote's position.
+    #[inline(never)]
+    fn string_tail(&self, mut at: usize, full: bool, escaped: &mut bool, hi: &mut u64) -> Result<usize, BodyError> {
+        loop {
+            let (special_at, byte) = self.find_special(at, hi)?;
+            at = special_at;
+            match byte {
+                Some(b'"') => return Ok(at),
+                Some(b'\\') => {
+                    *escaped = true;
+                    at = self.escape(at + 1, full)?;
+                }
+                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
+                None => return Err(BodyError::new(K::Eof, at)),
+            }
+        }
     }
 
     /// Skips a string without checking it (it was checked, or a later pass
@@ -762,6 +834,29 @@ fn set_bit(stack: &mut [u64], i: usize, on: bool) {
     }
 }
 
+/// The `"`, `\` and control bytes of a 64-byte block as a bit mask (bit
+/// `i` for byte `i`), and the OR of the block's bytes. The compares run on
+/// a byte array (the compiler makes them vector compares); each group of
+/// eight 0/1 bytes is then gathered into eight bits with one multiply.
+#[inline]
+fn block_specials(block: &[u8; 64]) -> (u64, u64) {
+    let mut flags = [0u8; 64];
+    for (f, &c) in flags.iter_mut().zip(block) {
+        *f = u8::from((c == b'"') | (c == b'\\') | (c < 0x20));
+    }
+    let mut or = 0u64;
+    for eight in block.chunks_exact(8) {
+        or |= u64::from_le_bytes(eight.try_into().unwrap_or_default());
+    }
+    let mut marks = 0u64;
+    for (k, eight) in flags.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+        // Byte i (0 or 1) lands on bit 56 + i; nothing else reaches the top byte.
+        marks |= (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    (marks, or)
+}
+
 /// Whether `run` holds a control byte, and whether it holds a byte >= 0x80:
 /// 32 bytes per step in lane-wise accumulators (which the compiler turns
 /// into vector minimum and or), then a word, then a byte at a time.
@@ -801,6 +896,23 @@ const fn hex(d: u8) -> Option<u8> {
         _ => None,
     }
 }
+
+/// What follows a backslash: 1 a one-character escape, 2 `u`, 0 no escape.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t[b'/' as usize] = 1;
+    t[b'b' as usize] = 1;
+    t[b'f' as usize] = 1;
+    t[b'n' as usize] = 1;
+    t[b'r' as usize] = 1;
+    t[b't' as usize] = 1;
+    t[b'u' as usize] = 2;
+    t
+};
 
 /// Hex digit values, 0xFF for other bytes.
 // Evaluated at compile time: an index out of bounds fails the build.
