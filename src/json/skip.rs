@@ -219,13 +219,22 @@ const SIMPLE: [u8; 256] = {
     t
 };
 
-/// The code point of a `\uXXXX` escape at `r` (the backslash) when it is
-/// not a surrogate; `None` otherwise (surrogates take `decode_escape`).
+/// The code point of a `\uXXXX` escape at `r` (the backslash), or of a
+/// `\uD8xx\uDCxx` surrogate pair, and the escape's length; `None` for
+/// anything else (a lone surrogate: `decode_escape` decides).
 #[inline]
-fn bmp_escape(raw: &[u8], r: usize) -> Option<u16> {
+fn unicode_escape(raw: &[u8], r: usize) -> Option<(u32, usize)> {
     let (b'u', digits) = raw.get(r + 1..)?.split_first()? else { return None };
     let cp = hex4(digits)?;
-    (!(0xD800..0xE000).contains(&cp)).then_some(cp)
+    if !(0xD800..0xE000).contains(&cp) {
+        return Some((u32::from(cp), 6));
+    }
+    let (b"\\u", low) = digits.get(4..)?.split_at_checked(2)? else { return None };
+    let low = hex4(low)?;
+    if cp < 0xDC00 && (0xDC00..0xE000).contains(&low) {
+        return Some((0x1_0000 + ((u32::from(cp) - 0xD800) << 10) + (u32::from(low) - 0xDC00), 12));
+    }
+    None
 }
 
 /// Unescapes the text of a validated escaped string into `out`; returns
@@ -283,9 +292,9 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
             *out.get_mut(w)? = simple;
             r += 2;
             w += 1;
-        } else if let Some(cp) = bmp_escape(raw, r) {
-            // `\uXXXX` outside the surrogates: one to three bytes of UTF-8.
-            // (Lint: every cast below keeps bits that fit a byte.)
+        } else if let Some((cp, len)) = unicode_escape(raw, r) {
+            // Written as one to four bytes of UTF-8. (Lint: every cast
+            // below keeps bits that fit a byte.)
             #[allow(clippy::cast_possible_truncation)]
             if cp < 0x80 {
                 *out.get_mut(w)? = cp as u8;
@@ -293,12 +302,20 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
             } else if cp < 0x800 {
                 *out.get_mut(w..w + 2)?.first_chunk_mut::<2>()? = [0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8];
                 w += 2;
-            } else {
+            } else if cp < 0x1_0000 {
                 *out.get_mut(w..w + 3)?.first_chunk_mut::<3>()? =
                     [0xE0 | (cp >> 12) as u8, 0x80 | ((cp >> 6) & 0x3F) as u8, 0x80 | (cp & 0x3F) as u8];
                 w += 3;
+            } else {
+                *out.get_mut(w..w + 4)?.first_chunk_mut::<4>()? = [
+                    0xF0 | (cp >> 18) as u8,
+                    0x80 | ((cp >> 12) & 0x3F) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ];
+                w += 4;
             }
-            r += 6;
+            r += len;
         } else {
             let tail = raw.get(r + 1..).unwrap_or_default();
             let (c, rest) = decode_escape(tail);
