@@ -51,7 +51,9 @@ fn check(text: &str, escape: bool, rng: &mut Rng) {
 #[test]
 fn blobs_agree_with_the_base64_crate() {
     let mut rng = Rng::new(5);
-    for n in (0..200).chain([255, 256, 257, 1000, 4096, 50_000]) {
+    let sizes: Vec<usize> =
+        if cfg!(miri) { vec![0, 1, 2, 3, 4, 5, 64, 65] } else { (0..200).chain([255, 256, 257, 1000, 4096, 50_000]).collect() };
+    for n in sizes {
         for escape in [false, true] {
             let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
             let mut enc = vec![0u8; bytes.len().div_ceil(3) * 4];

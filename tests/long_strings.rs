@@ -41,12 +41,18 @@ const PIECES: &[&[u8]] = &[
 ];
 
 fn lengths() -> Vec<usize> {
+    if cfg!(miri) {
+        return vec![65]; // Miri: one block boundary, a few cases (the reference is slow there)
+    }
     let mut v: Vec<usize> = (0..=72).collect();
     v.extend([95, 96, 97, 127, 128, 129, 255, 256, 300, 1000, 4099]);
     v
 }
 
 fn offsets(len: usize) -> Vec<usize> {
+    if cfg!(miri) {
+        return vec![0, 63, 64, len];
+    }
     let mut v = vec![0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200];
     v.extend([len.saturating_sub(1), len]);
     v.retain(|&p| p <= len);
@@ -81,7 +87,7 @@ fn long_strings_agree() {
     let mut accepted = 0usize;
     for len in lengths() {
         for at in offsets(len) {
-            for piece in PIECES {
+            for piece in PIECES.iter().step_by(if cfg!(miri) { 6 } else { 1 }) {
                 let text = body(len, at, piece);
                 for (tag, json) in frames(&text) {
                     let outcome = match tag {
