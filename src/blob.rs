@@ -56,6 +56,12 @@ impl JsonStr<'_> {
     /// (length without the trailing `=` padding, times 3/4).
     #[must_use]
     pub fn base64_decoded_len(&self) -> usize {
+        let raw = self.raw();
+        if !self.is_escaped() && raw.is_ascii() {
+            // One character per byte.
+            let pad = raw.iter().rev().take_while(|&&b| b == b'=').count();
+            return (raw.len() - pad) * 3 / 4;
+        }
         let mut len = 0usize;
         let mut trailing_pad = 0usize;
         for c in self.chars() {
@@ -78,11 +84,12 @@ impl JsonStr<'_> {
     /// does not check blobs, so a frame can carry one);
     /// [`Base64Error::BufferTooSmall`] when `out` cannot hold the result.
     pub fn decode_base64_into(&self, out: &mut [u8]) -> Result<usize, Base64Error> {
-        if let Some(text) = self.as_str() {
-            // Fast path: one call, straight into `out`. `base64` checks the
-            // room before the bytes, so "too small" may hide invalid text:
-            // then the chunked path below tells which it is.
-            match ENGINE.decode_slice(text, &mut *out) {
+        if !self.is_escaped() {
+            // Fast path: the raw text is the text; one call, straight into
+            // `out`. `base64` checks the room before the bytes, so "too
+            // small" may hide invalid text: then the chunked path below tells
+            // which it is.
+            match ENGINE.decode_slice(self.raw(), &mut *out) {
                 Ok(n) => return Ok(n),
                 Err(base64::DecodeSliceError::DecodeError(e)) => return Err(invalid(e, 0)),
                 Err(base64::DecodeSliceError::OutputSliceTooSmall) => {}

@@ -42,6 +42,28 @@ fn s(j: JsonStr<'_>) -> String {
         .unescape_into(&mut buf)
         .expect("unescape_into with exact length");
     assert_eq!(a, b, "chars() and unescape_into disagree");
+    assert_eq!(
+        j.unescaped_len(),
+        a.len(),
+        "unescaped_len disagrees with chars()"
+    );
+    // Buffers at least as long as the raw text take the fast path.
+    for extra in [0, 1, 9] {
+        let mut roomy = vec![0u8; j.raw().len() + extra];
+        assert_eq!(
+            j.unescape_into(&mut roomy)
+                .expect("unescape_into with room"),
+            a,
+            "fast unescape disagrees"
+        );
+    }
+    if !a.is_empty() {
+        let mut short = vec![0u8; a.len() - 1];
+        assert!(
+            j.unescape_into(&mut short).is_err(),
+            "unescape_into into a too-short buffer must fail"
+        );
+    }
     assert!(j == a.as_str(), "JsonStr == &str disagrees with unescaping");
     if let Some(borrowed) = j.as_str() {
         assert_eq!(borrowed, a);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# CI fragment for the benches package: build every bench (no timing, so no
+# gating on absolute times), then the instruction counts, which are
+# deterministic and take well under 2 minutes including the build.
+#
+#   bash benches/ci.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+cargo bench --no-run --locked
+cargo bench --bench decode --locked -- --test >/dev/null   # smoke: every decoder runs once, no timing
+if command -v valgrind >/dev/null; then
+    timeout 120 ./ic.sh
+else
+    echo "ci.sh: valgrind missing, instruction counts skipped" >&2
+fi

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Instruction counts per decode, ours against the reference, under callgrind.
+# Deterministic (no timing), so it runs anywhere, loaded machines included.
+#
+#   benches/ic.sh
+#
+# src/bin/ic.rs has one #[no_mangle] #[inline(never)] function per decoder
+# that decodes an input N = 1000 times; callgrind collects only inside it
+# (--toggle-collect=<function>), and the script prints Ir / N.
+set -euo pipefail
+cd "$(dirname "$0")"
+command -v valgrind >/dev/null || { echo "ic.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+cargo build --release --quiet --locked --bin ic
+BIN="${CARGO_TARGET_DIR:-target}/release/ic"
+N=1000
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+ir() { # <function> <input>: Ir per call of the decoder
+    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" 2>/dev/null
+    awk -v n="$N" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
+}
+
+row() { # <input> <decode fn> <walk fn> <reference fn>
+    local bytes d w r
+    bytes=$("$BIN" size "$1")
+    d=$(ir "$2" "$1")
+    w=$(ir "$3" "$1")
+    r=$(ir "$4" "$1")
+    awk -v i="$1" -v b="$bytes" -v d="$d" -v w="$w" -v r="$r" \
+        'BEGIN { printf "| %-7s | %5d | %7d | %11d | %9d | %4.2f× | %4.2f× |\n", i, b, d, w, r, r / d, r / w }'
+}
+
+echo "| input   | bytes |  decode | decode+walk | reference | ref/decode | ref/(decode+walk) |"
+echo "| ---     |   --- |     --- |         --- |       --- |    --- |    --- |"
+for input in small medium error; do
+    row "$input" ic_ours_decode ic_ours_walk ic_reference
+done
+row request ic_ours_request_decode ic_ours_request ic_reference_request
+echo
+echo "Ir per decode (callgrind, N=$N calls each). decode = Frame::decode (RequestView::decode for the"
+echo "request); decode+walk also reads every value through the views; reference = serde_json + rmcp."

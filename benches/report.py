@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Table and chart from criterion's results (no third-party modules).
+
+    python3 benches/report.py [criterion_dir] [--svg out.svg]
+
+Reads <criterion_dir>/<group>/<decoder>/new/{estimates,benchmark}.json
+(default: benches/target/criterion), prints a Markdown table of MB/s
+(10^6 bytes per second, from the median time) and the ratio to the reference
+of the same run, and with --svg writes a bar chart of those ratios.
+"""
+
+import json
+import os
+import sys
+
+GROUPS = ["small", "medium", "dense_1m", "plain_1m", "blob_64k", "error", "request", "varied"]
+DECODERS = [
+    "split",
+    "decode",
+    "decode_walk",
+    "reference",
+    "serde_json_borrowed",
+    "sonic_rs_borrowed",
+    "simd_json_borrowed",
+]
+CHART = ["decode_walk", "serde_json_borrowed", "sonic_rs_borrowed", "simd_json_borrowed"]
+COLORS = {
+    "decode_walk": "#1b7837",
+    "serde_json_borrowed": "#9970ab",
+    "sonic_rs_borrowed": "#e08214",
+    "simd_json_borrowed": "#2166ac",
+}
+
+
+def load(root):
+    results = {}
+    for g in GROUPS:
+        for d in DECODERS:
+            base = os.path.join(root, g, d, "new")
+            try:
+                with open(os.path.join(base, "estimates.json")) as f:
+                    est = json.load(f)
+                with open(os.path.join(base, "benchmark.json")) as f:
+                    bench = json.load(f)
+            except FileNotFoundError:
+                continue
+            ns = est["median"]["point_estimate"]
+            nbytes = bench["throughput"]["Bytes"]
+            results[(g, d)] = (ns, nbytes)
+    return results
+
+
+def fmt_rate(mbs):
+    return f"{mbs:,.0f}" if mbs >= 100 else f"{mbs:,.1f}"
+
+
+def table(results):
+    head = "| input | bytes | " + " | ".join(f"`{d}`" for d in DECODERS) + " |"
+    rows = [head, "|" + " --- |" * (len(DECODERS) + 2)]
+    for g in GROUPS:
+        ref = results.get((g, "reference"))
+        if not ref:
+            continue
+        cells = []
+        for d in DECODERS:
+            r = results.get((g, d))
+            if not r:
+                cells.append("–")
+                continue
+            ns, nbytes = r
+            mbs = nbytes / ns * 1e3
+            ratio = ref[0] / ns
+            if d == "split":
+                cells.append(f"{ns:.1f} ns")
+            elif d == "reference":
+                cells.append(f"{fmt_rate(mbs)} (1×)")
+            else:
+                cells.append(f"{fmt_rate(mbs)} ({ratio:.1f}×)")
+        rows.append(f"| {g} | {ref[1]:,} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def svg(results, path):
+    groups = [g for g in GROUPS if (g, "reference") in results]
+    bar_h, gap, left, width = 11, 10, 90, 560
+    top = 40
+    ratios = {
+        (g, d): results[(g, "reference")][0] / results[(g, d)][0]
+        for g in groups
+        for d in CHART
+        if (g, d) in results
+    }
+    vmax = max(ratios.values()) * 1.12
+    scale = width / vmax
+    height = top + len(groups) * (len(CHART) * bar_h + gap) + 50
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{height}" '
+        'font-family="sans-serif" font-size="11">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="{left}" y="18" font-size="13" font-weight="bold">'
+        "Decode speed relative to the reference (serde_json + rmcp), higher is better</text>",
+    ]
+    y = top
+    for g in groups:
+        out.append(f'<text x="{left - 6}" y="{y + len(CHART) * bar_h / 2 + 4}" text-anchor="end">{g}</text>')
+        for d in CHART:
+            r = ratios.get((g, d))
+            if r is not None:
+                w = r * scale
+                out.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar_h - 2}" fill="{COLORS[d]}"/>')
+                out.append(f'<text x="{left + w + 3:.1f}" y="{y + bar_h - 3}" font-size="9">{r:.1f}×</text>')
+            y += bar_h
+        y += gap
+    x1 = left + scale
+    out.append(f'<line x1="{x1:.1f}" y1="{top - 4}" x2="{x1:.1f}" y2="{y - gap + 4}" stroke="black" stroke-dasharray="3,3"/>')
+    out.append(f'<text x="{x1 + 3:.1f}" y="{top - 6}" font-size="9">1× = reference</text>')
+    lx = left
+    for d in CHART:
+        label = "diverge-frame decode + walk" if d == "decode_walk" else d.replace("_borrowed", " (borrowed structs)")
+        out.append(f'<rect x="{lx}" y="{y + 8}" width="10" height="10" fill="{COLORS[d]}"/>')
+        out.append(f'<text x="{lx + 14}" y="{y + 17}">{label}</text>')
+        lx += 14 + 6.2 * len(label) + 16
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    args = sys.argv[1:]
+    out_svg = None
+    if "--svg" in args:
+        i = args.index("--svg")
+        out_svg = args[i + 1]
+        del args[i : i + 2]
+    root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "target", "criterion")
+    results = load(root)
+    if not results:
+        sys.exit(f"no criterion results under {root}")
+    print(table(results))
+    if out_svg:
+        svg(results, out_svg)
+
+
+if __name__ == "__main__":
+    main()

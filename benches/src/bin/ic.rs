@@ -1,0 +1,70 @@
+//! Instruction counts: each `ic_*` function decodes one input `N` times and
+//! is run alone under callgrind by `ic.sh`
+//! (`valgrind --tool=callgrind --toggle-collect=ic_<name> target/release/ic <name>`).
+//! Ir per decode = collected Ir / N.
+
+use std::hint::black_box;
+
+use diverge_frame_benches::{competitors as comp, inputs, walk};
+
+/// Decodes per measured call (`ic.sh` divides by it); the 1 MiB and blob
+/// inputs (not in `ic.sh`, for profiling) use `N / 100`.
+pub const N: usize = 1000;
+
+static REPEAT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(N);
+
+macro_rules! ic {
+    ($($name:ident => |$x:ident, $buf:ident| $body:expr;)*) => {
+        $(
+            #[unsafe(no_mangle)]
+            #[inline(never)]
+            pub fn $name($x: &[u8], $buf: &mut [u8]) -> usize {
+                let mut n = 0usize;
+                for _ in 0..REPEAT.load(std::sync::atomic::Ordering::Relaxed) {
+                    let $x = black_box($x);
+                    n = n.wrapping_add($body);
+                }
+                n
+            }
+        )*
+        const FNS: &[(&str, fn(&[u8], &mut [u8]) -> usize)] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+ic! {
+    ic_ours_decode => |x, _b| walk::decode(x) as usize;
+    ic_ours_walk => |x, b| walk::decode_walk(x, b);
+    ic_reference => |x, _b| comp::reference(x);
+    ic_ours_request_decode => |x, _b| walk::request_decode(x) as usize;
+    ic_ours_request => |x, b| walk::request_walk(x, b);
+    ic_reference_request => |x, _b| comp::reference_request(x);
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (Some(func), Some(input)) = (args.next(), args.next()) else {
+        eprintln!("usage: ic <function|size> <small|medium|error|request>");
+        eprintln!("functions: {}", FNS.iter().map(|f| f.0).collect::<Vec<_>>().join(" "));
+        std::process::exit(2);
+    };
+    let bytes = match input.as_str() {
+        "small" => inputs::small(),
+        "medium" => inputs::medium(),
+        "error" => inputs::error(),
+        "request" => inputs::request(),
+        "dense_1m" => inputs::dense_1m(),
+        "plain_1m" => inputs::plain_1m(),
+        "blob_64k" => inputs::blob_64k(),
+        other => panic!("unknown input {other}"),
+    };
+    if bytes.len() > 10_000 {
+        REPEAT.store(N / 100, std::sync::atomic::Ordering::Relaxed);
+    }
+    if func == "size" {
+        println!("{}", bytes.len());
+        return;
+    }
+    let f = FNS.iter().find(|(name, _)| *name == func).unwrap_or_else(|| panic!("unknown function {func}")).1;
+    let mut buf = vec![0u8; 2 << 20];
+    black_box(f(&bytes, &mut buf));
+}

@@ -1,0 +1,13 @@
+//! Shared pieces of the diverge-frame benches: the inputs, the full walk over
+//! our views, and the decoders we compare with.
+//!
+//! * `benches/decode.rs`: criterion, one group per input, every decoder side by side.
+//! * `src/bin/ic.rs` + `ic.sh`: instruction counts under callgrind.
+//!
+//! Encoding benches (once the encoder merges) go in `benches/encode.rs`, with
+//! their inputs here and a group per input beside `serde_json::to_vec`.
+#![allow(clippy::missing_panics_doc, clippy::unwrap_used)]
+
+pub mod competitors;
+pub mod inputs;
+pub mod walk;
