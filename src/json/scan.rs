@@ -39,9 +39,7 @@ pub(crate) const DEEP_WINDOW: usize = WINDOW;
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Bytes that end a run of plain string text: `"`, `\` and controls. The
-/// lowest set bit marks the first such byte of `w`; higher bits may be
-/// false positives (borrows), so only the lowest is used.
+/// Bytes that end a run of plain string text: `"`, `\` and controls.
 #[inline]
 const fn special(w: u64) -> u64 {
     let q = w ^ (LO * b'"' as u64);
@@ -135,273 +133,117 @@ impl<'a> Scanner<'a> {
 
     // ----- strings -------------------------------------------------------
 
-    /// After two plain words at `at`: skips 32-byte blocks without special
-    /// bytes (a vectorizable check), and after 256 bytes hands over to
-    /// [`long_run`](Self::long_run). Returns where the word loop resumes: a
-    /// block that holds a special byte, or the last 31 bytes. Not inlined:
-    /// its vector constants would weigh on every short string.
-    #[inline(never)]
-    fn skip_plain(&self, mut at: usize) -> Result<(usize, bool), BodyError> {
-        let mut non_ascii = false;
-        for _ in 0..8 {
-            let Some(block) = self.buf.get(at..).and_then(<[u8]>::first_chunk::<32>) else {
-                return Ok((at, non_ascii));
-            };
-            let mut any = 0u8;
-            let mut high = 0u8;
-            for &c in block {
-                any |= u8::from((c == b'"') | (c == b'\\') | (c < 0x20));
-                high |= u8::from(c >= 0x80);
-            }
-            if any != 0 {
-                return Ok((at, non_ascii));
-            }
-            non_ascii |= high != 0;
-            at += 32;
-        }
-        let (at, high) = self.long_run(at)?;
-        Ok((at, non_ascii | high))
-    }
-
-    /// After a run of plain words at `at`: memchr's vector search finds the
-    /// next `"` or `\`, and one vectorizable pass over the bytes before it
-    /// looks for controls (an error) and non-ASCII. Returns the position of
-    /// that `"` or `\` (or the end), and whether non-ASCII was seen.
-    #[inline(never)]
-    fn long_run(&self, at: usize) -> Result<(usize, bool), BodyError> {
-        let tail = self.buf.get(at..).unwrap_or_default();
-        let run = memchr::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
-        let (controls, high) = controls_and_high(tail.get(..run).unwrap_or_default());
-        if controls {
-            let first = tail.iter().position(|&c| c < 0x20).unwrap_or(run);
-            return Err(BodyError::new(K::ControlCharacterInString, at + first));
-        }
-        Ok((at + run, high))
-    }
-
-    /// Four hex digits at `at`: the `XXXX` of `\uXXXX`.
+    /// First `"`, `\` or control byte at or after `at`, or the end; notes
+    /// whether a byte >= 0x80 was passed.
     #[inline]
+    fn find_special(&self, mut at: usize, non_ascii: &mut bool) -> usize {
+        while let Some(chunk) = self.buf.get(at..at + 8) {
+            let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+                break;
+            };
+            let w = u64::from_le_bytes(word);
+            let m = special(w);
+            if m != 0 {
+                let n = (m.trailing_zeros() / 8) as usize;
+                // Only the bytes before the special one belong to this run.
+                let before = if n == 0 {
+                    0
+                } else {
+                    w & (u64::MAX >> (64 - 8 * n))
+                };
+                *non_ascii |= before & HI != 0;
+                return at + n;
+            }
+            *non_ascii |= w & HI != 0;
+            at += 8;
+        }
+        while let Some(&c) = self.buf.get(at) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return at;
+            }
+            *non_ascii |= c >= 0x80;
+            at += 1;
+        }
+        at
+    }
+
     fn hex4(&self, at: usize) -> Result<u16, BodyError> {
-        let Some(digits) = self.buf.get(at..).and_then(<[u8]>::first_chunk::<4>) else {
+        let Some(digits) = self.buf.get(at..at + 4) else {
             return Err(BodyError::new(K::Eof, self.buf.len()));
         };
-        match hex4(*digits) {
-            Some(n) => Ok(n),
-            None => {
-                let bad = digits.iter().position(|&d| hex(d).is_none()).unwrap_or(0);
-                Err(BodyError::new(K::InvalidEscape, at + bad))
-            }
+        let mut n = 0u16;
+        for (i, &d) in digits.iter().enumerate() {
+            let v = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return Err(BodyError::new(K::InvalidEscape, at + i)),
+            };
+            n = (n << 4) | u16::from(v);
         }
+        Ok(n)
     }
 
     /// `at` is just after a backslash; returns the position after the escape.
-    /// One-character escapes and `\uXXXX` outside the surrogates are
-    /// handled inline, by table and with conditional branches only.
-    #[inline(always)]
     fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
-        let Some(&e) = self.buf.get(at) else {
-            return Err(BodyError::new(K::Eof, at));
-        };
-        match ESCAPE.get(usize::from(e)).copied().unwrap_or(0) {
-            1 => Ok(at + 1),
-            2 => {
-                if let Some(digits) = self.buf.get(at + 1..).and_then(<[u8]>::first_chunk::<4>)
-                    && let Some(n) = hex4(*digits)
-                    && !(0xD800..0xE000).contains(&n)
-                {
-                    return Ok(at + 5);
+        match self.buf.get(at) {
+            None => Err(BodyError::new(K::Eof, at)),
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 1),
+            Some(b'u') => {
+                let n = self.hex4(at + 1)?;
+                let next = at + 5;
+                if !full || !(0xD800..0xE000).contains(&n) {
+                    return Ok(next);
                 }
-                self.unicode_escape(at, full)
-            }
-            _ => Err(BodyError::new(K::InvalidEscape, at)),
-        }
-    }
-
-    /// `at` is at the `u` of `\uXXXX`; with `full`, surrogates must pair.
-    fn unicode_escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
-        let n = self.hex4(at + 1)?;
-        let next = at + 5;
-        if !full || !(0xD800..0xE000).contains(&n) {
-            return Ok(next);
-        }
-        if n >= 0xDC00 {
-            return Err(BodyError::new(K::LoneSurrogate, at - 1));
-        }
-        match (self.buf.get(next), self.buf.get(next + 1)) {
-            (Some(b'\\'), Some(b'u')) => {}
-            (None, _) | (Some(b'\\'), None) => return Err(BodyError::new(K::Eof, self.buf.len())),
-            _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
-        }
-        let n2 = self.hex4(next + 2)?;
-        if (0xDC00..0xE000).contains(&n2) {
-            Ok(next + 6)
-        } else {
-            Err(BodyError::new(K::LoneSurrogate, next))
-        }
-    }
-
-    /// First `"`, `\` or control byte at or after `at` and that byte, or
-    /// the end and `None`. ORs into `hi` every word it reads, bytes after
-    /// the string's end included: bit 7 of `hi` set means the text *may*
-    /// hold a byte >= 0x80 (then it is validated as UTF-8; a false alarm
-    /// only costs that check). After two plain words, [`skip_plain`] jumps
-    /// ahead.
-    ///
-    /// [`skip_plain`]: Self::skip_plain
-    #[inline(always)]
-    fn find_special(&self, mut at: usize, hi: &mut u64) -> Result<(usize, Option<u8>), BodyError> {
-        let buf = self.buf;
-        let mut plain = 0u32;
-        while let Some(chunk) = buf.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-            let w = u64::from_le_bytes(*chunk);
-            *hi |= w;
-            let m = special(w);
-            if m != 0 {
-                let n = m.trailing_zeros() / 8;
-                return Ok((at + n as usize, Some((w >> (8 * n)) as u8)));
-            }
-            at += 8;
-            plain += 1;
-            if plain == 2 {
-                let (next, high) = self.skip_plain(at)?;
-                at = next;
-                if high {
-                    *hi |= HI;
+                if n >= 0xDC00 {
+                    return Err(BodyError::new(K::LoneSurrogate, at - 1));
+                }
+                match (self.buf.get(next), self.buf.get(next + 1)) {
+                    (Some(b'\\'), Some(b'u')) => {}
+                    (None, _) | (Some(b'\\'), None) => {
+                        return Err(BodyError::new(K::Eof, self.buf.len()));
+                    }
+                    _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
+                }
+                let n2 = self.hex4(next + 2)?;
+                if (0xDC00..0xE000).contains(&n2) {
+                    Ok(next + 6)
+                } else {
+                    Err(BodyError::new(K::LoneSurrogate, next))
                 }
             }
+            Some(_) => Err(BodyError::new(K::InvalidEscape, at)),
         }
-        while let Some(&c) = buf.get(at) {
-            if c == b'"' || c == b'\\' || c < 0x20 {
-                return Ok((at, Some(c)));
-            }
-            *hi |= u64::from(c);
-            at += 1;
-        }
-        Ok((at, None))
-    }
-
-    /// `pos` is at an opening quote: [`string`](Self::string), with the
-    /// common case of a key or short value (at most 15 plain ASCII bytes)
-    /// checked inline from two words, without a call.
-    #[inline(always)]
-    pub(crate) fn short_string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
-        let start = self.pos + 1;
-        if let Some(chunk) = self.buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
-            let (lo, hi) = chunk.split_at(8);
-            let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
-            let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
-            let (m, before) = match special(lo) {
-                0 => (special(hi), lo | hi),
-                m => (m, lo),
-            };
-            let at = (m.trailing_zeros() / 8) as usize + if special(lo) == 0 { 8 } else { 0 };
-            // A quote ends it, and no byte of the words read is >= 0x80.
-            if m != 0 && chunk.get(at) == Some(&b'"') && before & HI == 0 {
-                let text = self.buf.get(start..start + at).unwrap_or_default();
-                self.pos = start + at + 1;
-                return Ok(JsonStr::new(text, false));
-            }
-        }
-        self.string(full)
     }
 
     /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
     /// surrogates too, when `full`) and returns its text.
-    ///
-    /// 64 bytes at a time: [`block_specials`] marks every `"`, `\` and
-    /// control byte of the block in one mask (vectorizable compares), and
-    /// the loop walks the marks in order: a quote ends the string, a
-    /// backslash has its escape checked and the marks it covers cleared, a
-    /// control is an error. So the first defect in input order is the one
-    /// reported, as before. Blocks without marks are skipped whole, and
-    /// after four of them [`long_run`](Self::long_run) jumps ahead. The last
-    /// bytes of the input, which fill no block, go a word at a time.
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
-        let buf = self.buf;
         let start = self.pos + 1;
         let mut at = start;
         let mut escaped = false;
-        // OR of every byte read (some after the string too): bit 7 set
-        // means the text may hold non-ASCII and is validated as UTF-8.
-        let mut hi = 0u64;
-        let mut plain = 0u32;
-        let end = 'text: loop {
-            let Some(block) = buf.get(at..).and_then(<[u8]>::first_chunk::<64>) else {
-                break self.string_tail(at, full, &mut escaped, &mut hi)?;
-            };
-            let (mut marks, or) = block_specials(block);
-            hi |= or;
-            if marks == 0 {
-                at += 64;
-                plain += 1;
-                if plain == 4 {
-                    plain = 0;
-                    let (next, high) = self.long_run(at)?;
-                    at = next;
-                    if high {
-                        hi |= HI;
-                    }
+        let mut non_ascii = false;
+        loop {
+            at = self.find_special(at, &mut non_ascii);
+            match self.buf.get(at) {
+                None => return Err(BodyError::new(K::Eof, at)),
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    at = self.escape(at + 1, full)?;
                 }
-                continue;
+                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
             }
-            plain = 0;
-            loop {
-                let p = marks.trailing_zeros() as usize;
-                marks &= marks - 1;
-                match block.get(p) {
-                    Some(b'"') => break 'text at + p,
-                    Some(b'\\') => {
-                        escaped = true;
-                        let next = self.escape(at + p + 1, full)?;
-                        let covered = next - at;
-                        if covered >= 64 {
-                            at = next;
-                            break;
-                        }
-                        marks &= u64::MAX << covered;
-                    }
-                    _ => return Err(BodyError::new(K::ControlCharacterInString, at + p)),
-                }
-                if marks == 0 {
-                    at += 64;
-                    break;
-                }
-            }
-        };
-        let text = buf.get(start..end).unwrap_or_default();
+        }
+        let text = self.buf.get(start..at).unwrap_or_default();
         if full
-            && hi & HI != 0
+            && non_ascii
             && let Err(e) = core::str::from_utf8(text)
         {
             return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
         }
-        self.pos = end + 1;
+        self.pos = at + 1;
         Ok(JsonStr::new(text, escaped))
-    }
-
-    /// The rest of a string from `at` when fewer than 64 bytes of input are
-    /// left: a word at a time. Returns the closing quote's position.
-    #[inline(never)]
-    fn string_tail(
-        &self,
-        mut at: usize,
-        full: bool,
-        escaped: &mut bool,
-        hi: &mut u64,
-    ) -> Result<usize, BodyError> {
-        loop {
-            let (special_at, byte) = self.find_special(at, hi)?;
-            at = special_at;
-            match byte {
-                Some(b'"') => return Ok(at),
-                Some(b'\\') => {
-                    *escaped = true;
-                    at = self.escape(at + 1, full)?;
-                }
-                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
-                None => return Err(BodyError::new(K::Eof, at)),
-            }
-        }
     }
 
     /// Skips a string without checking it (it was checked, or a later pass
@@ -646,22 +488,6 @@ impl<'a> Scanner<'a> {
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
-        // Scalars directly, as the state machine would check them.
-        match self.peek() {
-            Some(b'"') => {
-                self.short_string(true)?;
-                return Ok(RawJson::new(
-                    self.buf.get(start..self.pos).unwrap_or_default(),
-                ));
-            }
-            Some(b'-' | b'0'..=b'9') => {
-                self.number()?;
-                return Ok(RawJson::new(
-                    self.buf.get(start..self.pos).unwrap_or_default(),
-                ));
-            }
-            _ => {}
-        }
         let mut stack = [0u64; MAX_DEPTH.div_ceil(64)];
         self.machine::<true>(&mut stack, 0, open)?;
         Ok(RawJson::new(
@@ -792,7 +618,7 @@ impl<'a> Scanner<'a> {
                             continue;
                         }
                         Some(b'"') => {
-                            self.short_string(FULL)?;
+                            self.string(FULL)?;
                         }
                         Some(b'-' | b'0'..=b'9') => {
                             if FULL {
@@ -873,7 +699,7 @@ impl<'a> Scanner<'a> {
 
     /// `pos` is at a key's opening quote: checks the key and the colon.
     fn key<const FULL: bool>(&mut self) -> Result<(), BodyError> {
-        self.short_string(FULL)?;
+        self.string(FULL)?;
         self.colon()
     }
 
@@ -894,111 +720,6 @@ fn set_bit(stack: &mut [u64], i: usize, on: bool) {
         let mask = 1u64 << (i % 64);
         if on { *w |= mask } else { *w &= !mask }
     }
-}
-
-/// The `"`, `\` and control bytes of a 64-byte block as a bit mask (bit
-/// `i` for byte `i`), and the OR of the block's bytes. The compares run on
-/// a byte array (the compiler makes them vector compares); each group of
-/// eight 0/1 bytes is then gathered into eight bits with one multiply.
-#[inline]
-fn block_specials(block: &[u8; 64]) -> (u64, u64) {
-    let mut flags = [0u8; 64];
-    for (f, &c) in flags.iter_mut().zip(block) {
-        *f = u8::from((c == b'"') | (c == b'\\') | (c < 0x20));
-    }
-    let mut or = 0u64;
-    for eight in block.chunks_exact(8) {
-        or |= u64::from_le_bytes(eight.try_into().unwrap_or_default());
-    }
-    let mut marks = 0u64;
-    for (k, eight) in flags.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        // Byte i (0 or 1) lands on bit 56 + i; nothing else reaches the top byte.
-        marks |= (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    (marks, or)
-}
-
-/// Whether `run` holds a control byte, and whether it holds a byte >= 0x80:
-/// 32 bytes per step in lane-wise accumulators (which the compiler turns
-/// into vector minimum and or), then a word, then a byte at a time.
-#[inline]
-fn controls_and_high(run: &[u8]) -> (bool, bool) {
-    let mut low = [0xFFu8; 32];
-    let mut high = [0u8; 32];
-    let mut blocks = run.chunks_exact(32);
-    for block in &mut blocks {
-        for ((l, h), &c) in low.iter_mut().zip(high.iter_mut()).zip(block) {
-            *l = (*l).min(c);
-            *h |= c;
-        }
-    }
-    let mut controls = low.iter().any(|&l| l < 0x20);
-    let mut any_high = high.iter().fold(0, |a, &h| a | h) >= 0x80;
-    let mut words = blocks.remainder().chunks_exact(8);
-    for word in &mut words {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        controls |= w.wrapping_sub(LO * 0x20) & !w & HI != 0;
-        any_high |= w & HI != 0;
-    }
-    for &c in words.remainder() {
-        controls |= c < 0x20;
-        any_high |= c >= 0x80;
-    }
-    (controls, any_high)
-}
-
-/// A hex digit's value.
-#[inline]
-const fn hex(d: u8) -> Option<u8> {
-    match d {
-        b'0'..=b'9' => Some(d - b'0'),
-        b'a'..=b'f' => Some(d - b'a' + 10),
-        b'A'..=b'F' => Some(d - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// What follows a backslash: 1 a one-character escape, 2 `u`, 0 no escape.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-const ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = 1;
-    t[b'\\' as usize] = 1;
-    t[b'/' as usize] = 1;
-    t[b'b' as usize] = 1;
-    t[b'f' as usize] = 1;
-    t[b'n' as usize] = 1;
-    t[b'r' as usize] = 1;
-    t[b't' as usize] = 1;
-    t[b'u' as usize] = 2;
-    t
-};
-
-/// Hex digit values, 0xFF for other bytes.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-const HEX: [u8; 256] = {
-    let mut t = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 256 {
-        if let Some(v) = hex(i as u8) {
-            t[i] = v;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// The value of four hex digits, or `None` if one is not a hex digit.
-#[inline]
-pub(crate) fn hex4(digits: [u8; 4]) -> Option<u16> {
-    let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
-    if (a | b | c | d) & 0xF0 != 0 {
-        return None;
-    }
-    Some(u16::from(a) << 12 | u16::from(b) << 8 | u16::from(c) << 4 | u16::from(d))
 }
 
 /// serde_json's `overflow!(significand * 10 + digit, u64::MAX)`.

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::{TOP, field_index, walk_struct};
+use super::{TOP, walk_struct};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::str::{JsonStr, RawJson};
@@ -17,11 +17,6 @@ pub struct ErrorView<'a> {
 }
 
 const FIELDS: [&str; 3] = ["code", "message", "data"];
-field_index!(field, FIELDS {
-    b"code" => 0,
-    b"message" => 1,
-    b"data" => 2,
-});
 
 impl<'a> ErrorView<'a> {
     /// Validates error JSON exactly as `serde_json::from_slice::<rmcp::ErrorData>`.
@@ -30,7 +25,7 @@ impl<'a> ErrorView<'a> {
         let mut code = None;
         let mut message = None;
         let mut data = None;
-        walk_struct(&mut s, FIELDS, field, |s, i| {
+        walk_struct(&mut s, FIELDS, |s, i| {
             match i {
                 0 => code = Some(s.i32_field()?),
                 1 => message = Some(s.req_string()?),

@@ -14,28 +14,20 @@ use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
 
 /// Walks the top-level struct of a body: an object, or serde's positional
-/// array form with exactly `fields.len()` elements. `index` names unescaped
-/// keys by their bytes (see [`field_index!`]); escaped keys are compared with `fields` after
-/// unescaping. Calls `field(scanner, i)`
+/// array form with exactly `fields.len()` elements. Calls `field(scanner, i)`
 /// with `pos` at the value of field `i` (which it must consume); skips unknown
 /// members after a syntax check; rejects duplicate known fields. The
 /// outermost container counts as one open level for the values inside it.
 pub(crate) fn walk_struct<'a, const N: usize>(
     s: &mut Scanner<'a>,
     fields: [&str; N],
-    index: fn(&[u8]) -> Option<usize>,
     mut field: impl FnMut(&mut Scanner<'a>, usize) -> Result<(), BodyError>,
 ) -> Result<(), BodyError> {
     match s.ws() {
         Some(b'{') => {
             let mut seen = 0u32;
             object(s, |s, key, key_at| {
-                let known = if key.is_escaped() {
-                    fields.iter().position(|name| key == *name)
-                } else {
-                    index(key.raw())
-                };
-                match known {
+                match fields.iter().position(|name| key == *name) {
                     Some(i) => {
                         if seen & (1 << i) != 0 {
                             return Err(BodyError::new(K::DuplicateField, key_at));
@@ -111,34 +103,12 @@ pub(crate) fn object<'a>(
         }
         first = false;
         let key_at = s.pos;
-        let key = s.short_string(true)?;
+        let key = s.string(true)?;
         s.colon()?;
         s.ws();
         member(s, key, key_at)?;
     }
 }
-
-/// Defines `const fn $name(raw: &[u8]) -> Option<usize>`, naming unescaped
-/// keys by a `match` on their bytes, and proves at compile time that it
-/// gives each name in `$fields` its position.
-macro_rules! field_index {
-    ($name:ident, $fields:ident { $($lit:literal => $i:expr),* $(,)? }) => {
-        const fn $name(raw: &[u8]) -> Option<usize> {
-            match raw {
-                $($lit => Some($i),)*
-                _ => None,
-            }
-        }
-        const _: () = {
-            let mut i = 0;
-            while i < $fields.len() {
-                assert!(matches!($name($fields[i].as_bytes()), Some(j) if j == i));
-                i += 1;
-            }
-        };
-    };
-}
-pub(crate) use field_index;
 
 /// The open containers around a top-level field's value: the struct itself.
 pub(crate) const TOP: usize = 1;
@@ -147,7 +117,7 @@ impl<'a> Scanner<'a> {
     /// A required string field.
     pub(crate) fn req_string(&mut self) -> Result<JsonStr<'a>, BodyError> {
         match self.ws() {
-            Some(b'"') => self.short_string(true),
+            Some(b'"') => self.string(true),
             _ => Err(self.expected(K::InvalidType)),
         }
     }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::{TOP, field_index, walk_struct};
+use super::{TOP, walk_struct};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
@@ -30,12 +30,6 @@ pub struct RequestView<'a> {
 
 /// Field names in serde's positional order.
 const FIELDS: [&str; 4] = ["_meta", "uri", "inputResponses", "requestState"];
-field_index!(field, FIELDS {
-    b"_meta" => 0,
-    b"uri" => 1,
-    b"inputResponses" => 2,
-    b"requestState" => 3,
-});
 
 impl<'a> RequestView<'a> {
     /// Validates request JSON exactly as
@@ -52,7 +46,7 @@ impl<'a> RequestView<'a> {
         let mut meta = None;
         let mut input_responses = None;
         let mut request_state = None;
-        walk_struct(&mut s, FIELDS, field, |s, i| {
+        walk_struct(&mut s, FIELDS, |s, i| {
             match i {
                 0 => meta = s.opt_object(TOP)?,
                 1 => uri = Some(s.req_string()?),

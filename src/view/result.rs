@@ -4,7 +4,7 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use super::{TOP, field_index, object, walk_struct};
+use super::{TOP, object, walk_struct};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::skip;
@@ -37,12 +37,8 @@ impl CacheScope {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ResultView<'a> {
     json: &'a [u8],
+    contents: &'a [u8],
     len: usize,
-    /// The first content item, read while validating (most results have
-    /// one), so that iterating does not scan it again.
-    first: Option<Content<'a>>,
-    /// The `contents` array after the first item.
-    after_first: &'a [u8],
     meta: Option<RawJson<'a>>,
     result_type: Option<JsonStr<'a>>,
     ttl_ms: Option<u64>,
@@ -50,13 +46,6 @@ pub struct ResultView<'a> {
 }
 
 const FIELDS: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
-field_index!(field, FIELDS {
-    b"resultType" => 0,
-    b"ttlMs" => 1,
-    b"cacheScope" => 2,
-    b"contents" => 3,
-    b"_meta" => 4,
-});
 
 /// Open containers around a content item's members: the result, the
 /// `contents` array and the item itself.
@@ -72,7 +61,7 @@ impl<'a> ResultView<'a> {
         let mut result_type = None;
         let mut ttl_ms = None;
         let mut cache_scope = None;
-        walk_struct(&mut s, FIELDS, field, |s, i| {
+        walk_struct(&mut s, FIELDS, |s, i| {
             match i {
                 0 => result_type = s.opt_string()?,
                 1 => ttl_ms = s.ttl_field()?,
@@ -82,15 +71,14 @@ impl<'a> ResultView<'a> {
             }
             Ok(())
         })?;
-        let Some((len, first, after_first)) = contents else {
+        let Some((contents, len)) = contents else {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
         s.end()?;
         Ok(Self {
             json,
+            contents,
             len,
-            first,
-            after_first,
             meta,
             result_type,
             ttl_ms,
@@ -102,8 +90,7 @@ impl<'a> ResultView<'a> {
     #[must_use]
     pub fn contents(&self) -> Contents<'a> {
         Contents {
-            first: self.first,
-            rest: self.after_first,
+            rest: self.contents.get(1..).unwrap_or_default(),
             left: self.len,
         }
     }
@@ -208,23 +195,21 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// `contents`: an array of content items. Returns its length, its first
-    /// item, and the array's text after that item.
-    #[allow(clippy::type_complexity)]
-    fn contents_field(&mut self) -> Result<(usize, Option<Content<'a>>, &'a [u8]), BodyError> {
+    /// `contents`: an array of content items. Returns the array's text and
+    /// its length.
+    fn contents_field(&mut self) -> Result<(&'a [u8], usize), BodyError> {
+        let start = self.pos;
         if self.ws() != Some(b'[') {
             return Err(self.expected(K::InvalidType));
         }
         self.pos += 1;
         let mut len = 0usize;
-        let mut first = None;
-        let mut after_first = self.pos;
         loop {
             match self.ws() {
                 Some(b']') => {
                     self.pos += 1;
-                    let rest = self.buf.get(after_first..self.pos).unwrap_or_default();
-                    return Ok((len, first, rest));
+                    let text = self.buf.get(start..self.pos).unwrap_or_default();
+                    return Ok((text, len));
                 }
                 Some(b',') if len > 0 => {
                     self.pos += 1;
@@ -237,11 +222,7 @@ impl<'a> Scanner<'a> {
                 Some(_) => {}
             }
             self.ws();
-            let item = self.content_item()?;
-            if len == 0 {
-                first = Some(item);
-                after_first = self.pos;
-            }
+            self.content_item()?;
             len += 1;
         }
     }
@@ -249,36 +230,20 @@ impl<'a> Scanner<'a> {
     /// One content item, as serde's untagged `ResourceContents` decides it:
     /// every member is parsed as a `Value` (fully checked), then the item
     /// must fit `TextResourceContents` or else `BlobResourceContents`.
-    /// Returns the item as the views read it.
-    fn content_item(&mut self) -> Result<Content<'a>, BodyError> {
-        let start = self.pos;
+    fn content_item(&mut self) -> Result<(), BodyError> {
         if self.peek() != Some(b'{') {
             self.value_full(ITEM - 1)?;
             return Err(self.err(K::InvalidContentItem));
         }
-        let mut shape = ItemShape::default();
-        let mut fields = ItemFields::new();
+        let mut item = ItemShape::default();
         object(self, |s, key, _| {
             let first = s.peek();
-            let at = s.pos;
-            let key = Key::of(key);
-            // A string value is checked as value_full would, and kept.
-            let string = if first == Some(b'"') {
-                Some(s.short_string(true)?)
-            } else {
-                s.value_full(ITEM)?;
-                None
-            };
-            shape.note(key, first);
-            fields.member(
-                key,
-                RawJson::new(s.buf.get(at..s.pos).unwrap_or_default()),
-                string,
-            );
+            s.value_full(ITEM)?;
+            item.note(key, first);
             Ok(())
         })?;
-        if shape.is_text() || shape.is_blob() {
-            Ok(fields.content(self.buf.get(start..self.pos).unwrap_or_default()))
+        if item.is_text() || item.is_blob() {
+            Ok(())
         } else {
             Err(BodyError::new(
                 K::InvalidContentItem,
@@ -321,16 +286,19 @@ impl Seen {
 }
 
 impl ItemShape {
-    fn note(&mut self, key: Key, first: Option<u8>) {
+    fn note(&mut self, key: JsonStr<'_>, first: Option<u8>) {
         let string = first == Some(b'"');
         let null = first == Some(b'n');
-        match key {
-            Key::Uri => self.uri.note(string),
-            Key::MimeType => self.mime_type.note(string || null),
-            Key::Text => self.text.note(string),
-            Key::Blob => self.blob.note(string),
-            Key::Meta => self.meta.note(null || first == Some(b'{')),
-            Key::Other => {}
+        if key == "uri" {
+            self.uri.note(string);
+        } else if key == "mimeType" {
+            self.mime_type.note(string || null);
+        } else if key == "text" {
+            self.text.note(string);
+        } else if key == "blob" {
+            self.blob.note(string);
+        } else if key == "_meta" {
+            self.meta.note(null || first == Some(b'{'));
         }
     }
 
@@ -350,7 +318,6 @@ impl ItemShape {
 /// Iterator over the [`Content`] items of a [`ResultView`].
 #[derive(Debug, Clone)]
 pub struct Contents<'a> {
-    first: Option<Content<'a>>,
     rest: &'a [u8],
     left: usize,
 }
@@ -362,20 +329,10 @@ impl<'a> Iterator for Contents<'a> {
         if self.left == 0 {
             return None;
         }
-        if let Some(first) = self.first.take() {
-            self.left -= 1;
-            return Some(first);
-        }
-        let mut b = skip::ws(self.rest);
-        match b.split_first() {
-            Some((b',', rest)) => b = skip::ws(rest),
-            Some((b']', _)) | None => return None,
-            Some(_) => {}
-        }
-        let (item, rest) = Content::parse(b)?;
+        let (item, rest) = skip::next_element(self.rest)?;
         self.rest = rest;
         self.left -= 1;
-        Some(item)
+        Some(Content::from_item(item))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -398,105 +355,6 @@ pub enum Body<'a> {
     Blob(JsonStr<'a>),
 }
 
-/// The members of a content item that the views keep, gathered by the same
-/// rules whether the decoder reads the item or the iterator re-reads it.
-#[derive(Clone, Copy)]
-struct ItemFields<'a> {
-    uri: JsonStr<'a>,
-    mime_type: Option<JsonStr<'a>>,
-    text: Option<JsonStr<'a>>,
-    texts: u8,
-    blob: JsonStr<'a>,
-    meta: Option<RawJson<'a>>,
-}
-
-impl<'a> ItemFields<'a> {
-    const fn new() -> Self {
-        let empty = JsonStr::new(&[], false);
-        Self {
-            uri: empty,
-            mime_type: None,
-            text: None,
-            texts: 0,
-            blob: empty,
-            meta: None,
-        }
-    }
-
-    /// One member: its key, its value, and the value's text if a string.
-    fn member(&mut self, key: Key, value: RawJson<'a>, string: Option<JsonStr<'a>>) {
-        let empty = JsonStr::new(&[], false);
-        match key {
-            Key::Uri => self.uri = string.unwrap_or(empty),
-            Key::MimeType => self.mime_type = string,
-            Key::Text => {
-                self.texts = self.texts.saturating_add(1);
-                self.text = string;
-            }
-            Key::Blob => self.blob = string.unwrap_or(empty),
-            Key::Meta if !value.is_null() => self.meta = Some(value),
-            Key::Meta | Key::Other => {}
-        }
-    }
-
-    /// The item, `json` being its text.
-    const fn content(self, json: &'a [u8]) -> Content<'a> {
-        let body = match self.text {
-            Some(t) if self.texts == 1 => Body::Text(t),
-            _ => Body::Blob(self.blob),
-        };
-        Content {
-            json,
-            uri: self.uri,
-            mime_type: self.mime_type,
-            body,
-            meta: self.meta,
-        }
-    }
-}
-
-/// The members of a content item the views read, named after unescaping.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Key {
-    Uri,
-    MimeType,
-    Text,
-    Blob,
-    Meta,
-    Other,
-}
-
-impl Key {
-    /// Which member `key` names. Unescaped keys compare as bytes (the common
-    /// case, a few compares); escaped ones after unescaping.
-    #[inline]
-    fn of(key: JsonStr<'_>) -> Self {
-        if !key.is_escaped() {
-            return match key.raw() {
-                b"uri" => Self::Uri,
-                b"mimeType" => Self::MimeType,
-                b"text" => Self::Text,
-                b"blob" => Self::Blob,
-                b"_meta" => Self::Meta,
-                _ => Self::Other,
-            };
-        }
-        if key == "uri" {
-            Self::Uri
-        } else if key == "mimeType" {
-            Self::MimeType
-        } else if key == "text" {
-            Self::Text
-        } else if key == "blob" {
-            Self::Blob
-        } else if key == "_meta" {
-            Self::Meta
-        } else {
-            Self::Other
-        }
-    }
-}
-
 /// One item of a result's `contents`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Content<'a> {
@@ -508,49 +366,48 @@ pub struct Content<'a> {
 }
 
 impl<'a> Content<'a> {
-    /// Reads a validated item; `json` starts at its `{`. Returns the item
-    /// and the bytes after its `}`, in one pass over its members (each
-    /// string value is scanned once, and gives its `JsonStr` directly).
-    fn parse(json: &'a [u8]) -> Option<(Self, &'a [u8])> {
-        let (b'{', mut rest) = json.split_first()? else {
-            return None;
-        };
-        let mut fields = ItemFields::new();
-        loop {
-            let mut b = skip::ws(rest);
-            if let Some((b',', after)) = b.split_first() {
-                b = skip::ws(after);
+    /// Reads a validated item.
+    fn from_item(json: &'a [u8]) -> Self {
+        let empty = JsonStr::new(&[], false);
+        let mut uri = empty;
+        let mut mime_type = None;
+        let mut meta = None;
+        let mut text = None;
+        let mut texts = 0u8;
+        let mut blob = empty;
+        let mut rest = json.get(1..).unwrap_or_default();
+        let as_str = |v: RawJson<'a>| match v.as_bytes().split_first() {
+            Some((b'"', tail)) => {
+                let (t, escaped, _) = skip::string(tail);
+                Some(JsonStr::new(t, escaped))
             }
-            let Some((b'"', after)) = b.split_first() else {
-                // `}` (or, on input that was not validated, anything else).
-                let end = json.len() - b.len() + usize::from(b.first() == Some(&b'}'));
-                let (item, rest) = json.split_at(end.min(json.len()));
-                return Some((fields.content(item), rest));
-            };
-            let (key, escaped, after) = skip::string(after);
-            let key = JsonStr::new(key, escaped);
-            let after = skip::ws(after);
-            let Some((b':', after)) = after.split_first() else {
-                return None;
-            };
-            let after = skip::ws(after);
-            // A string value gives its text at once; others are skipped.
-            let (value, string, next) = match after.split_first() {
-                Some((b'"', tail)) => {
-                    let (t, escaped, next) = skip::string(tail);
-                    (
-                        RawJson::new(after.get(..t.len() + 2).unwrap_or_default()),
-                        Some(JsonStr::new(t, escaped)),
-                        next,
-                    )
-                }
-                _ => {
-                    let (v, next) = skip::value(after);
-                    (RawJson::new(v), None, next)
-                }
-            };
+            _ => None,
+        };
+        while let Some((key, value, next)) = skip::next_member(rest) {
             rest = next;
-            fields.member(Key::of(key), value, string);
+            if key == "uri" {
+                uri = as_str(value).unwrap_or(empty);
+            } else if key == "mimeType" {
+                mime_type = as_str(value);
+            } else if key == "text" {
+                texts = texts.saturating_add(1);
+                text = as_str(value);
+            } else if key == "blob" {
+                blob = as_str(value).unwrap_or(empty);
+            } else if key == "_meta" && !value.is_null() {
+                meta = Some(value);
+            }
+        }
+        let body = match text {
+            Some(t) if texts == 1 => Body::Text(t),
+            _ => Body::Blob(blob),
+        };
+        Self {
+            json,
+            uri,
+            mime_type,
+            body,
+            meta,
         }
     }
 
