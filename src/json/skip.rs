@@ -19,29 +19,102 @@ pub(crate) fn ws(mut b: &[u8]) -> &[u8] {
     b
 }
 
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in the lowest byte of `w` equal to `byte` (higher bytes may
+/// show false positives, so only the lowest set bit is meaningful).
+#[inline]
+const fn eq_mask(w: u64, byte: u8) -> u64 {
+    let x = w ^ (LO * byte as u64);
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// Whether the quote at `at` closes the string that `b` holds the inside
+/// of: an even number of backslashes stands right before it. (In validated
+/// text a run of backslashes is escaped backslashes, plus one more that
+/// escapes the quote when the run is odd: `\u` digits are never
+/// backslashes.)
+#[inline]
+fn closes(b: &[u8], at: usize) -> bool {
+    let before = b.get(..at).unwrap_or_default();
+    let run = before.iter().rev().take_while(|&&c| c == b'\\').count();
+    run % 2 == 0
+}
+
+/// Index of the quote that closes the string `b` starts inside of. Looks
+/// at quotes only (rare in text), a word at a time; after 64 bytes without
+/// one, with memchr.
+#[inline]
+fn closing_quote(b: &[u8]) -> Option<usize> {
+    let mut at = 0usize;
+    let mut plain = 0u32;
+    loop {
+        let Some(chunk) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            while let Some(&c) = b.get(at) {
+                if c == b'"' && closes(b, at) {
+                    return Some(at);
+                }
+                at += 1;
+            }
+            return None;
+        };
+        let m = eq_mask(u64::from_le_bytes(*chunk), b'"');
+        if m != 0 {
+            let i = at + (m.trailing_zeros() / 8) as usize;
+            if closes(b, i) {
+                return Some(i);
+            }
+            at = i + 1;
+            plain = 0;
+            continue;
+        }
+        at += 8;
+        plain += 1;
+        if plain == 8 {
+            loop {
+                let i = at + memchr::memchr(b'"', b.get(at..).unwrap_or_default())?;
+                if closes(b, i) {
+                    return Some(i);
+                }
+                at = i + 1;
+            }
+        }
+    }
+}
+
 /// `b` starts just after an opening quote: returns the string's text, whether
 /// it holds an escape, and the bytes after the closing quote.
 #[inline]
 pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
-    let mut at = 0usize;
-    let mut escaped = false;
-    loop {
-        let Some(tail) = b.get(at..) else {
-            return (b, escaped, &[]);
-        };
-        match memchr::memchr2(b'"', b'\\', tail) {
-            Some(i) => {
-                at += i;
-                if b.get(at) == Some(&b'"') {
-                    let (text, rest) = b.split_at(at);
-                    return (text, escaped, rest.get(1..).unwrap_or_default());
-                }
-                escaped = true;
-                at += 2; // the backslash and the byte it escapes
-            }
-            None => return (b, escaped, &[]),
+    let (text, rest) = match closing_quote(b) {
+        Some(at) => {
+            let (text, rest) = b.split_at(at);
+            (text, rest.get(1..).unwrap_or_default())
+        }
+        None => (b, &[][..]),
+    };
+    (text, has_backslash(text), rest)
+}
+
+/// Whether `text` holds a backslash: a word at a time for short text,
+/// memchr (which has a call cost) for long.
+#[inline]
+fn has_backslash(text: &[u8]) -> bool {
+    if text.len() > 64 {
+        return memchr::memchr(b'\\', text).is_some();
+    }
+    let mut words = text.chunks_exact(8);
+    for word in &mut words {
+        if eq_mask(
+            u64::from_le_bytes(word.try_into().unwrap_or_default()),
+            b'\\',
+        ) != 0
+        {
+            return true;
         }
     }
+    words.remainder().contains(&b'\\')
 }
 
 /// `b` starts at a value: returns the value's text and what follows it.
@@ -103,6 +176,24 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
     Some((JsonStr::new(key, escaped), RawJson::new(val), rest))
 }
 
+/// The four hex digits at the start of `b`.
+#[inline]
+fn hex4(b: &[u8]) -> Option<u16> {
+    let mut n = 0u16;
+    for &d in b.first_chunk::<4>()? {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        n = (n << 4) | u16::from(v);
+    }
+    Some(n)
+}
+
+/// `b` starts just after a backslash of a validated string: returns the
+/// character and the rest. Never fails; defects (impossible after
 /// `b` is inside an array, after `[` or after an element: returns the next
 /// element and the bytes after it, or `None` at `]`.
 pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -118,23 +209,6 @@ pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
     Some(value(b))
 }
 
-fn hex4(b: &[u8]) -> Option<u16> {
-    let digits = b.get(..4)?;
-    let mut n = 0u16;
-    for &d in digits {
-        let v = match d {
-            b'0'..=b'9' => d - b'0',
-            b'a'..=b'f' => d - b'a' + 10,
-            b'A'..=b'F' => d - b'A' + 10,
-            _ => return None,
-        };
-        n = (n << 4) | u16::from(v);
-    }
-    Some(n)
-}
-
-/// `b` starts just after a backslash of a validated string: returns the
-/// character and the rest. Never fails; defects (impossible after
 /// validation) decode as U+FFFD.
 pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     let Some((&e, rest)) = b.split_first() else {
@@ -169,4 +243,140 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
         _ => '\u{fffd}',
     };
     (c, rest)
+}
+
+/// The byte a one-character escape (`\\n`, `\\"`, …) stands for, by the
+/// byte after the backslash; 0 for `u` and for bytes that are no escape.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const SIMPLE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// The code point of a `\uXXXX` escape at `r` (the backslash), or of a
+/// `\uD8xx\uDCxx` surrogate pair, and the escape's length; `None` for
+/// anything else (a lone surrogate: `decode_escape` decides).
+#[inline]
+fn unicode_escape(raw: &[u8], r: usize) -> Option<(u32, usize)> {
+    let (b'u', digits) = raw.get(r + 1..)?.split_first()? else {
+        return None;
+    };
+    let cp = hex4(digits)?;
+    if !(0xD800..0xE000).contains(&cp) {
+        return Some((u32::from(cp), 6));
+    }
+    let (b"\\u", low) = digits.get(4..)?.split_at_checked(2)? else {
+        return None;
+    };
+    let low = hex4(low)?;
+    if cp < 0xDC00 && (0xDC00..0xE000).contains(&low) {
+        return Some((
+            0x1_0000 + ((u32::from(cp) - 0xD800) << 10) + (u32::from(low) - 0xDC00),
+            12,
+        ));
+    }
+    None
+}
+
+/// Unescapes the text of a validated escaped string into `out`; returns
+/// the length written, or `None` when `out` runs out of room (the caller
+/// then takes the careful path). Runs between escapes are copied a word at a
+/// time (whole words are stored, then the cursor moves past the run only),
+/// long runs with `memchr` and `copy_from_slice`.
+pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
+    let mut r = 0usize;
+    let mut w = 0usize;
+    loop {
+        // Copy the run before the next backslash.
+        let mut words = 0u32;
+        loop {
+            let src = raw.get(r..).and_then(<[u8]>::first_chunk::<8>);
+            let dst = out.get_mut(w..).and_then(<[u8]>::first_chunk_mut::<8>);
+            let (Some(src), Some(dst)) = (src, dst) else {
+                while let Some(&c) = raw.get(r) {
+                    if c == b'\\' {
+                        break;
+                    }
+                    *out.get_mut(w)? = c;
+                    r += 1;
+                    w += 1;
+                }
+                break;
+            };
+            *dst = *src;
+            let m = eq_mask(u64::from_le_bytes(*src), b'\\');
+            if m != 0 {
+                let n = (m.trailing_zeros() / 8) as usize;
+                r += n;
+                w += n;
+                break;
+            }
+            r += 8;
+            w += 8;
+            words += 1;
+            if words == 4 {
+                // A long run: find its end with memchr, copy it in one go.
+                let tail = raw.get(r..).unwrap_or_default();
+                let n = memchr::memchr(b'\\', tail).unwrap_or(tail.len());
+                out.get_mut(w..w + n)?.copy_from_slice(tail.get(..n)?);
+                r += n;
+                w += n;
+                break;
+            }
+        }
+        // At a backslash, or at the end.
+        let Some(&e) = raw.get(r + 1) else {
+            return if r >= raw.len() { Some(w) } else { None };
+        };
+        let simple = SIMPLE.get(usize::from(e)).copied().unwrap_or(0);
+        if simple != 0 {
+            *out.get_mut(w)? = simple;
+            r += 2;
+            w += 1;
+        } else if let Some((cp, len)) = unicode_escape(raw, r) {
+            // Written as one to four bytes of UTF-8. (Lint: every cast
+            // below keeps bits that fit a byte.)
+            #[allow(clippy::cast_possible_truncation)]
+            if cp < 0x80 {
+                *out.get_mut(w)? = cp as u8;
+                w += 1;
+            } else if cp < 0x800 {
+                *out.get_mut(w..w + 2)?.first_chunk_mut::<2>()? =
+                    [0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8];
+                w += 2;
+            } else if cp < 0x1_0000 {
+                *out.get_mut(w..w + 3)?.first_chunk_mut::<3>()? = [
+                    0xE0 | (cp >> 12) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ];
+                w += 3;
+            } else {
+                *out.get_mut(w..w + 4)?.first_chunk_mut::<4>()? = [
+                    0xF0 | (cp >> 18) as u8,
+                    0x80 | ((cp >> 12) & 0x3F) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ];
+                w += 4;
+            }
+            r += len;
+        } else {
+            let tail = raw.get(r + 1..).unwrap_or_default();
+            let (c, rest) = decode_escape(tail);
+            let n = c.len_utf8();
+            c.encode_utf8(out.get_mut(w..w + n)?);
+            r = raw.len() - rest.len();
+            w += n;
+        }
+    }
 }

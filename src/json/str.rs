@@ -105,6 +105,34 @@ impl<'a> JsonStr<'a> {
     /// [`unescaped_len`](Self::unescaped_len); nothing useful is left in `buf`.
     pub fn unescape_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b str, CapacityError> {
         let available = buf.len();
+        // Unescaping never lengthens validated text, so a buffer as long as
+        // the raw text always suffices: the fast path. Shorter buffers (and
+        // anything the fast path cannot place) take the careful path.
+        let fast = if self.escaped {
+            skip::unescape(self.raw, buf)
+        } else {
+            buf.get_mut(..self.raw.len()).map(|dst| {
+                dst.copy_from_slice(self.raw);
+                self.raw.len()
+            })
+        };
+        let at = match fast {
+            Some(at) => at,
+            None => self.unescape_careful(buf)?,
+        };
+        let written = buf.get(..at).unwrap_or_default();
+        // The input is validated UTF-8 and escapes decode to whole
+        // characters, so this cannot fail.
+        core::str::from_utf8(written).map_err(|_| CapacityError {
+            needed: at,
+            available,
+        })
+    }
+
+    /// Unescapes fragment by fragment, checking room for each; returns the
+    /// length written.
+    fn unescape_careful(&self, buf: &mut [u8]) -> Result<usize, CapacityError> {
+        let available = buf.len();
         let mut at = 0usize;
         for fragment in self.fragments() {
             let mut tmp = [0u8; 4];
@@ -124,12 +152,7 @@ impl<'a> JsonStr<'a> {
             }
             at = end;
         }
-        let written = buf.get(..at).unwrap_or_default();
-        // The fragments are whole UTF-8 sequences, so this cannot fail.
-        core::str::from_utf8(written).map_err(|_| CapacityError {
-            needed: at,
-            available,
-        })
+        Ok(at)
     }
 
     /// Unescapes into a fixed-capacity `heapless::String`.
