@@ -173,11 +173,8 @@ impl<'a> Scanner<'a> {
         };
         let mut n = 0u16;
         for (i, &d) in digits.iter().enumerate() {
-            let v = match d {
-                b'0'..=b'9' => d - b'0',
-                b'a'..=b'f' => d - b'a' + 10,
-                b'A'..=b'F' => d - b'A' + 10,
-                _ => return Err(BodyError::new(K::InvalidEscape, at + i)),
+            let Some(v) = super::skip::hex_digit(d) else {
+                return Err(BodyError::new(K::InvalidEscape, at + i));
             };
             n = (n << 4) | u16::from(v);
         }

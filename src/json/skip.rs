@@ -179,21 +179,22 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
 /// The four hex digits at the start of `b`.
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
-    let mut n = 0u16;
-    for &d in b.first_chunk::<4>()? {
-        let v = match d {
-            b'0'..=b'9' => d - b'0',
-            b'a'..=b'f' => d - b'a' + 10,
-            b'A'..=b'F' => d - b'A' + 10,
-            _ => return None,
-        };
-        n = (n << 4) | u16::from(v);
-    }
-    Some(n)
+    b.first_chunk::<4>()?
+        .iter()
+        .try_fold(0u16, |n, &d| Some((n << 4) | u16::from(hex_digit(d)?)))
 }
 
-/// `b` starts just after a backslash of a validated string: returns the
-/// character and the rest. Never fails; defects (impossible after
+/// The value of one hex digit.
+#[inline]
+pub(crate) const fn hex_digit(d: u8) -> Option<u8> {
+    match d {
+        b'0'..=b'9' => Some(d - b'0'),
+        b'a'..=b'f' => Some(d - b'a' + 10),
+        b'A'..=b'F' => Some(d - b'A' + 10),
+        _ => None,
+    }
+}
+
 /// `b` is inside an array, after `[` or after an element: returns the next
 /// element and the bytes after it, or `None` at `]`.
 pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -209,6 +210,8 @@ pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
     Some(value(b))
 }
 
+/// `b` starts just after a backslash of a validated string: returns the
+/// character and the rest. Never fails; defects (impossible after
 /// validation) decode as U+FFFD.
 pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     let Some((&e, rest)) = b.split_first() else {
