@@ -11,8 +11,6 @@
     clippy::panic
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::fmt::Write as _;
 
 use diverge_frame::encode::{
@@ -22,38 +20,13 @@ use diverge_frame::encode::{
 use diverge_frame::spec::{is_absolute_uri, is_base64, is_media_type};
 use diverge_frame::{CacheScope, EncodeError, Frame, RawJson, RequestView};
 
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
+#[path = "common/counting.rs"]
+mod counting;
 
-struct Counting;
-
-// SAFETY: forwards to the system allocator; only counts calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new) }
-    }
-}
+use counting::{Counting, allocations};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let before = ALLOCS.with(Cell::get);
-    let r = f();
-    (ALLOCS.with(Cell::get) - before, r)
-}
 
 #[test]
 fn the_counter_sees_allocations() {
