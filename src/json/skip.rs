@@ -97,6 +97,14 @@ pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
     (text, has_backslash(text), rest)
 }
 
+/// The string in a validated string value's text (`"…"`, quotes included),
+/// without walking it again; `None` if `v` is not a string.
+#[inline]
+pub(crate) fn string_value(v: &[u8]) -> Option<JsonStr<'_>> {
+    let text = v.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    Some(JsonStr::new(text, has_backslash(text)))
+}
+
 /// Whether `text` holds a backslash: a word at a time for short text,
 /// memchr (which has a call cost) for long.
 #[inline]

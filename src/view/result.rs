@@ -329,10 +329,14 @@ impl<'a> Iterator for Contents<'a> {
         if self.left == 0 {
             return None;
         }
-        let (item, rest) = skip::next_element(self.rest)?;
+        let mut b = skip::ws(self.rest);
+        if let Some((b',', rest)) = b.split_first() {
+            b = skip::ws(rest);
+        }
+        let (item, rest) = Content::read(b)?;
         self.rest = rest;
         self.left -= 1;
-        Some(Content::from_item(item))
+        Some(item)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -366,8 +370,9 @@ pub struct Content<'a> {
 }
 
 impl<'a> Content<'a> {
-    /// Reads a validated item.
-    fn from_item(json: &'a [u8]) -> Self {
+    /// Reads a validated item, which `json` starts with, in one pass over
+    /// its members; returns it and the bytes after it.
+    fn read(json: &'a [u8]) -> Option<(Self, &'a [u8])> {
         let empty = JsonStr::new(&[], false);
         let mut uri = empty;
         let mut mime_type = None;
@@ -375,40 +380,36 @@ impl<'a> Content<'a> {
         let mut text = None;
         let mut texts = 0u8;
         let mut blob = empty;
-        let mut rest = json.get(1..).unwrap_or_default();
-        let as_str = |v: RawJson<'a>| match v.as_bytes().split_first() {
-            Some((b'"', tail)) => {
-                let (t, escaped, _) = skip::string(tail);
-                Some(JsonStr::new(t, escaped))
-            }
-            _ => None,
-        };
+        let mut rest = json.strip_prefix(b"{")?;
         while let Some((key, value, next)) = skip::next_member(rest) {
             rest = next;
+            let value = value.as_bytes();
             if key == "uri" {
-                uri = as_str(value).unwrap_or(empty);
+                uri = skip::string_value(value).unwrap_or(empty);
             } else if key == "mimeType" {
-                mime_type = as_str(value);
+                mime_type = skip::string_value(value);
             } else if key == "text" {
                 texts = texts.saturating_add(1);
-                text = as_str(value);
+                text = skip::string_value(value);
             } else if key == "blob" {
-                blob = as_str(value).unwrap_or(empty);
-            } else if key == "_meta" && !value.is_null() {
-                meta = Some(value);
+                blob = skip::string_value(value).unwrap_or(empty);
+            } else if key == "_meta" && value != b"null" {
+                meta = Some(RawJson::new(value));
             }
         }
+        let after = skip::ws(rest).strip_prefix(b"}")?;
         let body = match text {
             Some(t) if texts == 1 => Body::Text(t),
             _ => Body::Blob(blob),
         };
-        Self {
-            json,
+        let item = Self {
+            json: json.get(..json.len() - after.len()).unwrap_or_default(),
             uri,
             mime_type,
             body,
             meta,
-        }
+        };
+        Some((item, after))
     }
 
     /// The item's URI.

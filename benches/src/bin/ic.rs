@@ -64,6 +64,11 @@ fn main() {
         println!("{}", bytes.len());
         return;
     }
+    if func == "dump" {
+        use std::io::Write as _;
+        std::io::stdout().write_all(&bytes).unwrap();
+        return;
+    }
     let f = FNS.iter().find(|(name, _)| *name == func).unwrap_or_else(|| panic!("unknown function {func}")).1;
     let mut buf = vec![0u8; 2 << 20];
     black_box(f(&bytes, &mut buf));
