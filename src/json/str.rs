@@ -195,10 +195,21 @@ impl<'a> JsonStr<'a> {
 }
 
 impl PartialEq<str> for JsonStr<'_> {
+    /// Compares without unescaping. Inline, so that a comparison with a
+    /// literal (a field name) compiles to a length check and a few loads.
+    #[inline]
     fn eq(&self, other: &str) -> bool {
-        if !self.escaped {
-            return self.raw == other.as_bytes();
+        if self.escaped {
+            self.eq_escaped(other)
+        } else {
+            self.raw == other.as_bytes()
         }
+    }
+}
+
+impl JsonStr<'_> {
+    /// `==` for text with escapes, fragment by fragment.
+    fn eq_escaped(&self, other: &str) -> bool {
         let mut rest = other.as_bytes();
         for fragment in self.fragments() {
             let mut tmp = [0u8; 4];
@@ -216,6 +227,7 @@ impl PartialEq<str> for JsonStr<'_> {
 }
 
 impl PartialEq<&str> for JsonStr<'_> {
+    #[inline]
     fn eq(&self, other: &&str) -> bool {
         *self == **other
     }
