@@ -262,7 +262,7 @@ impl<'a> Scanner<'a> {
                 or |= w;
                 at += 8;
                 plain += 1;
-                if plain == 16 {
+                if super::find::VECTOR && plain == 16 {
                     plain = 0;
                     let (next, high) = self.long_run(at)?;
                     at = next;
@@ -318,7 +318,7 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     fn long_run(&self, at: usize) -> Result<(usize, bool), BodyError> {
         let tail = self.buf.get(at..).unwrap_or_default();
-        let run = memchr::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
+        let run = super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
         let (controls, high) = controls_and_high(tail.get(..run).unwrap_or_default());
         if controls {
             let first = tail.iter().position(|&c| c < 0x20).unwrap_or(run);
@@ -333,7 +333,7 @@ impl<'a> Scanner<'a> {
         let mut at = self.pos + 1;
         loop {
             let tail = self.buf.get(at..).unwrap_or_default();
-            match memchr::memchr2(b'"', b'\\', tail) {
+            match super::find::memchr2(b'"', b'\\', tail) {
                 None => return Err(BodyError::new(K::Eof, self.buf.len())),
                 Some(i) => {
                     at += i;

@@ -73,7 +73,7 @@ fn closing_quote(b: &[u8]) -> Option<usize> {
         plain += 1;
         if plain == 8 {
             loop {
-                let i = at + memchr::memchr(b'"', b.get(at..).unwrap_or_default())?;
+                let i = at + super::find::memchr(b'"', b.get(at..).unwrap_or_default())?;
                 if closes(b, i) {
                     return Some(i);
                 }
@@ -110,7 +110,7 @@ pub(crate) fn string_value(v: &[u8]) -> Option<JsonStr<'_>> {
 #[inline]
 fn has_backslash(text: &[u8]) -> bool {
     if text.len() > 64 {
-        return memchr::memchr(b'\\', text).is_some();
+        return super::find::memchr(b'\\', text).is_some();
     }
     let mut words = text.chunks_exact(8);
     for word in &mut words {
@@ -337,7 +337,7 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
             if words == 4 {
                 // A long run: find its end with memchr, copy it in one go.
                 let tail = raw.get(r..).unwrap_or_default();
-                let n = memchr::memchr(b'\\', tail).unwrap_or(tail.len());
+                let n = super::find::memchr(b'\\', tail).unwrap_or(tail.len());
                 out.get_mut(w..w + n)?.copy_from_slice(tail.get(..n)?);
                 r += n;
                 w += n;

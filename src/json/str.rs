@@ -307,7 +307,7 @@ impl<'a> Iterator for Fragments<'a> {
     fn next(&mut self) -> Option<Fragment<'a>> {
         let (&first, tail) = self.rest.split_first()?;
         if first != b'\\' {
-            let run = memchr::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
+            let run = super::find::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
             let (text, rest) = self.rest.split_at(run);
             self.rest = rest;
             // Validated UTF-8; runs end before a backslash, which is ASCII.

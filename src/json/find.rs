@@ -1,0 +1,48 @@
+//! Byte search inside string text.
+//!
+//! [`memchr`](https://docs.rs/memchr) where it has vector code (x86, x86-64,
+//! `AArch64`, wasm32 with simd128); elsewhere — microcontrollers — a plain
+//! loop, because memchr's word-at-a-time fallback costs flash and buys
+//! little on the short text a firmware handles. Both answer alike: the index
+//! of the first match.
+
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+pub(crate) use memchr::{memchr, memchr2};
+
+/// Whether [`memchr`] has vector code here: long runs of plain text are
+/// then worth a jump ahead; elsewhere the word-at-a-time loops go on.
+pub(crate) const VECTOR: bool = cfg!(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+));
+
+/// Index of the first `needle` in `haystack`.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+#[inline]
+pub(crate) fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().position(|&b| b == needle)
+}
+
+/// Index of the first `a` or `b` in `haystack`.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+#[inline]
+pub(crate) fn memchr2(a: u8, b: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().position(|&c| c == a || c == b)
+}
