@@ -187,20 +187,43 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
 /// The four hex digits at the start of `b`.
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
-    b.first_chunk::<4>()?
-        .iter()
-        .try_fold(0u16, |n, &d| Some((n << 4) | u16::from(hex_digit(d)?)))
+    hex4_word(*b.first_chunk::<4>()?)
 }
+
+/// Hex digit values by byte, 0xFF for bytes that are no hex digit.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const HEX: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The value of one hex digit.
 #[inline]
-pub(crate) const fn hex_digit(d: u8) -> Option<u8> {
-    match d {
-        b'0'..=b'9' => Some(d - b'0'),
-        b'a'..=b'f' => Some(d - b'a' + 10),
-        b'A'..=b'F' => Some(d - b'A' + 10),
-        _ => None,
+pub(crate) fn hex_digit(d: u8) -> Option<u8> {
+    let v = HEX.get(usize::from(d)).copied().unwrap_or(0xFF);
+    (v < 16).then_some(v)
+}
+
+/// The value of four hex digits (`\uXXXX`'s), by table and one check.
+#[inline]
+pub(crate) fn hex4_word(digits: [u8; 4]) -> Option<u16> {
+    let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
+    if (a | b | c | d) & 0xF0 != 0 {
+        return None;
     }
+    Some(u16::from(a) << 12 | u16::from(b) << 8 | u16::from(c) << 4 | u16::from(d))
 }
 
 /// `b` is inside an array, after `[` or after an element: returns the next
