@@ -30,56 +30,49 @@ const fn eq_mask(w: u64, byte: u8) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// Whether the quote at `at` closes the string that `b` holds the inside
-/// of: an even number of backslashes stands right before it. (In validated
-/// text a run of backslashes is escaped backslashes, plus one more that
-/// escapes the quote when the run is odd: `\u` digits are never
-/// backslashes.)
+/// Index of the quote that closes the string `b` starts inside of, and
+/// whether an escape came before it. Escapes are stepped over forward (a
+/// backslash and the byte after it: `\\uXXXX` digits hold neither quote nor
+/// backslash), a word at a time; after 64 plain bytes, with memchr2.
 #[inline]
-fn closes(b: &[u8], at: usize) -> bool {
-    let before = b.get(..at).unwrap_or_default();
-    let run = before.iter().rev().take_while(|&&c| c == b'\\').count();
-    run % 2 == 0
-}
-
-/// Index of the quote that closes the string `b` starts inside of. Looks
-/// at quotes only (rare in text), a word at a time; after 64 bytes without
-/// one, with memchr.
-#[inline]
-fn closing_quote(b: &[u8]) -> Option<usize> {
+fn closing_quote(b: &[u8]) -> (Option<usize>, bool) {
     let mut at = 0usize;
+    let mut escaped = false;
     let mut plain = 0u32;
     loop {
         let Some(chunk) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
             while let Some(&c) = b.get(at) {
-                if c == b'"' && closes(b, at) {
-                    return Some(at);
+                match c {
+                    b'"' => return (Some(at), escaped),
+                    b'\\' => {
+                        escaped = true;
+                        at += 2;
+                    }
+                    _ => at += 1,
                 }
-                at += 1;
             }
-            return None;
+            return (None, escaped);
         };
-        let m = eq_mask(u64::from_le_bytes(*chunk), b'"');
-        if m != 0 {
-            let i = at + (m.trailing_zeros() / 8) as usize;
-            if closes(b, i) {
-                return Some(i);
+        let w = u64::from_le_bytes(*chunk);
+        // The lowest set bit of either mask is exact, so is their OR's.
+        let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+        if m == 0 {
+            at += 8;
+            plain += 1;
+            if super::find::VECTOR && plain == 8 {
+                plain = 0;
+                let tail = b.get(at..).unwrap_or_default();
+                at += super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
             }
-            at = i + 1;
-            plain = 0;
             continue;
         }
-        at += 8;
-        plain += 1;
-        if plain == 8 {
-            loop {
-                let i = at + super::find::memchr(b'"', b.get(at..).unwrap_or_default())?;
-                if closes(b, i) {
-                    return Some(i);
-                }
-                at = i + 1;
-            }
+        plain = 0;
+        let i = at + (m.trailing_zeros() / 8) as usize;
+        if b.get(i) == Some(&b'"') {
+            return (Some(i), escaped);
         }
+        escaped = true;
+        at = i + 2;
     }
 }
 
@@ -87,42 +80,13 @@ fn closing_quote(b: &[u8]) -> Option<usize> {
 /// it holds an escape, and the bytes after the closing quote.
 #[inline]
 pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
-    let (text, rest) = match closing_quote(b) {
-        Some(at) => {
+    match closing_quote(b) {
+        (Some(at), escaped) => {
             let (text, rest) = b.split_at(at);
-            (text, rest.get(1..).unwrap_or_default())
+            (text, escaped, rest.get(1..).unwrap_or_default())
         }
-        None => (b, &[][..]),
-    };
-    (text, has_backslash(text), rest)
-}
-
-/// The string in a validated string value's text (`"…"`, quotes included),
-/// without walking it again; `None` if `v` is not a string.
-#[inline]
-pub(crate) fn string_value(v: &[u8]) -> Option<JsonStr<'_>> {
-    let text = v.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    Some(JsonStr::new(text, has_backslash(text)))
-}
-
-/// Whether `text` holds a backslash: a word at a time for short text,
-/// memchr (which has a call cost) for long.
-#[inline]
-fn has_backslash(text: &[u8]) -> bool {
-    if text.len() > 64 {
-        return super::find::memchr(b'\\', text).is_some();
+        (None, escaped) => (b, escaped, &[][..]),
     }
-    let mut words = text.chunks_exact(8);
-    for word in &mut words {
-        if eq_mask(
-            u64::from_le_bytes(word.try_into().unwrap_or_default()),
-            b'\\',
-        ) != 0
-        {
-            return true;
-        }
-    }
-    words.remainder().contains(&b'\\')
 }
 
 /// `b` starts at a value: returns the value's text and what follows it.
@@ -168,6 +132,15 @@ pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
 /// `b` is inside an object, after `{` or after a member: returns the next
 /// member and the bytes after it, or `None` at `}`.
 pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
+    let (key, rest) = next_key(b)?;
+    let (val, rest) = value(rest);
+    Some((key, RawJson::new(val), rest))
+}
+
+/// `b` is inside an object, after `{` or after a member: returns the next
+/// member's key and the bytes from its value on, or `None` at `}`.
+#[inline]
+pub(crate) fn next_key(b: &[u8]) -> Option<(JsonStr<'_>, &[u8])> {
     let mut b = ws(b);
     if let Some((b',', rest)) = b.split_first() {
         b = ws(rest);
@@ -180,8 +153,7 @@ pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])>
     let (b':', rest) = rest.split_first()? else {
         return None;
     };
-    let (val, rest) = value(ws(rest));
-    Some((JsonStr::new(key, escaped), RawJson::new(val), rest))
+    Some((JsonStr::new(key, escaped), ws(rest)))
 }
 
 /// The four hex digits at the start of `b`.

@@ -381,19 +381,30 @@ impl<'a> Content<'a> {
         let mut texts = 0u8;
         let mut blob = empty;
         let mut rest = json.strip_prefix(b"{")?;
-        while let Some((key, value, next)) = skip::next_member(rest) {
-            rest = next;
-            let value = value.as_bytes();
+        while let Some((key, at_value)) = skip::next_key(rest) {
+            // A string value is read once, for its end and its escapes.
+            let (value, string) = match at_value.split_first() {
+                Some((b'"', tail)) => {
+                    let (t, escaped, next) = skip::string(tail);
+                    rest = next;
+                    (&b""[..], Some(JsonStr::new(t, escaped)))
+                }
+                _ => {
+                    let (value, next) = skip::value(at_value);
+                    rest = next;
+                    (value, None)
+                }
+            };
             if key == "uri" {
-                uri = skip::string_value(value).unwrap_or(empty);
+                uri = string.unwrap_or(empty);
             } else if key == "mimeType" {
-                mime_type = skip::string_value(value);
+                mime_type = string;
             } else if key == "text" {
                 texts = texts.saturating_add(1);
-                text = skip::string_value(value);
+                text = string;
             } else if key == "blob" {
-                blob = skip::string_value(value).unwrap_or(empty);
-            } else if key == "_meta" && value != b"null" {
+                blob = string.unwrap_or(empty);
+            } else if key == "_meta" && string.is_none() && value != b"null" {
                 meta = Some(RawJson::new(value));
             }
         }
