@@ -2,16 +2,8 @@
 
 use core::fmt;
 
-use base64::Engine as _;
-use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-
+use crate::base64::{DecodeError, Decoder};
 use crate::json::str::{Fragment, JsonStr};
-
-/// Standard alphabet; padding optional, as MCP servers differ on it.
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
 
 /// Why a blob did not decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +40,6 @@ impl fmt::Display for Base64Error {
 
 impl core::error::Error for Base64Error {}
 
-/// Characters unescaped and decoded per step when a blob has escapes.
-const CHUNK: usize = 256;
-
 impl JsonStr<'_> {
     /// The exact size of the decoded blob, assuming it is valid base64
     /// (length without the trailing `=` padding, times 3/4).
@@ -74,107 +63,43 @@ impl JsonStr<'_> {
     /// Decodes the string as standard base64 (padding optional) into `out`
     /// and returns the number of bytes written.
     ///
-    /// Invalid text is reported as such whatever the size of `out`; for valid
-    /// text, [`Base64Error::BufferTooSmall`] carries the exact size needed
-    /// (which [`base64_decoded_len`](Self::base64_decoded_len) also gives).
+    /// Accepts exactly what the `base64` crate's standard engine accepts with
+    /// optional padding (`DecodePaddingMode::Indifferent`, so `AA=` too) and
+    /// no stray bits in the last character. Invalid text is reported as such
+    /// whatever the size of `out`; for valid text,
+    /// [`Base64Error::BufferTooSmall`] carries the exact size needed (which
+    /// [`base64_decoded_len`](Self::base64_decoded_len) also gives). An
+    /// escaped blob decodes as its unescaped text.
     ///
     /// # Errors
     ///
     /// [`Base64Error::Invalid`] for text that is not base64 (the reference
-    /// does not check blobs, so a frame can carry one);
+    /// does not check blobs, so a frame can carry one), with the offset the
+    /// `base64` crate reports for the unescaped text;
     /// [`Base64Error::BufferTooSmall`] when `out` cannot hold the result.
     pub fn decode_base64_into(&self, out: &mut [u8]) -> Result<usize, Base64Error> {
-        if !self.is_escaped() {
-            // Fast path: the raw text is the text; one call, straight into
-            // `out`. `base64` checks the room before the bytes, so "too
-            // small" may hide invalid text: then the chunked path below tells
-            // which it is.
-            match ENGINE.decode_slice(self.raw(), &mut *out) {
-                Ok(n) => return Ok(n),
-                Err(base64::DecodeSliceError::DecodeError(e)) => return Err(invalid(e, 0)),
-                Err(base64::DecodeSliceError::OutputSliceTooSmall) => {}
-            }
-        }
-        self.decode_chunked(out)
-    }
-
-    /// Unescapes a chunk of characters at a time (a multiple of 4, so every
-    /// chunk but the last is whole quads, where padding is invalid) and
-    /// decodes each into a scratch buffer before copying it out, so that
-    /// invalid text is found even when `out` is too small, and the exact size
-    /// is known.
-    fn decode_chunked(&self, out: &mut [u8]) -> Result<usize, Base64Error> {
         let available = out.len();
-        let mut chunk = [0u8; CHUNK];
-        let mut scratch = [0u8; CHUNK / 4 * 3];
-        let mut filled = 0usize;
-        let mut read = 0usize;
-        let mut total = 0usize;
-        let mut flush =
-            |chunk: &[u8], last: bool, read: usize, total: &mut usize| -> Result<(), Base64Error> {
-                let base = read - chunk.len();
-                if let Some(at) = chunk.iter().position(|&b| b == b'=').filter(|_| !last) {
-                    return Err(Base64Error::Invalid { offset: base + at });
-                }
-                let n = ENGINE
-                    .decode_slice(chunk, &mut scratch)
-                    .map_err(|e| match e {
-                        base64::DecodeSliceError::DecodeError(e) => invalid(e, base),
-                        // A chunk of CHUNK characters never needs more than the scratch.
-                        base64::DecodeSliceError::OutputSliceTooSmall => {
-                            Base64Error::Invalid { offset: base }
-                        }
-                    })?;
-                if let (Some(dst), Some(src)) = (out.get_mut(*total..*total + n), scratch.get(..n))
-                {
-                    dst.copy_from_slice(src);
-                }
-                *total += n;
-                Ok(())
-            };
+        let mut decoder = Decoder::new(out);
+        self.feed_base64(&mut decoder);
+        decoder.finish().map_err(|e| match e {
+            DecodeError::Invalid(offset) => Base64Error::Invalid { offset },
+            DecodeError::TooSmall(needed) => Base64Error::BufferTooSmall { needed, available },
+        })
+    }
+
+    /// Feeds the unescaped text to a base64 decoder: the raw text at once
+    /// when there is no escape, else run by run.
+    pub(crate) fn feed_base64(&self, decoder: &mut Decoder<'_>) {
+        if !self.is_escaped() {
+            decoder.feed(self.raw());
+            return;
+        }
         for fragment in self.fragments() {
-            let mut tmp = [0u8; 4];
-            let bytes = match fragment {
-                Fragment::Str(s) => s.as_bytes(),
-                Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
-            };
-            for &b in bytes {
-                if filled == CHUNK {
-                    flush(&chunk, false, read, &mut total)?;
-                    filled = 0;
-                }
-                if let Some(slot) = chunk.get_mut(filled) {
-                    *slot = b;
-                }
-                filled += 1;
-                read += 1;
+            match fragment {
+                Fragment::Str(s) => decoder.feed(s.as_bytes()),
+                Fragment::Char(c) => decoder.feed(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
             }
         }
-        flush(
-            chunk.get(..filled).unwrap_or_default(),
-            true,
-            read,
-            &mut total,
-        )?;
-        if total > available {
-            return Err(Base64Error::BufferTooSmall {
-                needed: total,
-                available,
-            });
-        }
-        Ok(total)
-    }
-}
-
-fn invalid(e: base64::DecodeError, base: usize) -> Base64Error {
-    Base64Error::Invalid {
-        offset: base
-            + match e {
-                base64::DecodeError::InvalidByte(at, _)
-                | base64::DecodeError::InvalidLastSymbol(at, _)
-                | base64::DecodeError::InvalidLength(at) => at,
-                base64::DecodeError::InvalidPadding => 0,
-            },
     }
 }
 

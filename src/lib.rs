@@ -73,6 +73,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod base64;
 mod blob;
 #[cfg(feature = "defmt")]
 mod defmt;

@@ -26,6 +26,7 @@
 use core::fmt;
 use core::ops::RangeInclusive;
 
+use crate::base64::{DecodeError, Decoder};
 use crate::encode::StrValue;
 use crate::frame::Frame;
 use crate::json::skip;
@@ -252,9 +253,10 @@ pub fn is_media_type(mime_type: &str) -> bool {
 
 /// Whether `blob` is standard base64 (RFC 4648 alphabet, `=` padding
 /// optional and not beyond the last quad, no stray bits in the last
-/// character): exactly what the base64 engine behind
+/// character): exactly what
 /// [`JsonStr::decode_base64_into`](crate::JsonStr::decode_base64_into)
-/// accepts for the whole text.
+/// accepts for the whole text, which is what the `base64` crate's standard
+/// engine accepts with optional padding.
 ///
 /// # Examples
 ///
@@ -269,7 +271,7 @@ pub fn is_media_type(mime_type: &str) -> bool {
 /// ```
 #[must_use]
 pub fn is_base64(blob: &str) -> bool {
-    base64_ok(blob.bytes())
+    base64_ok(StrValue::Plain(blob))
 }
 
 pub(crate) fn check_uri(uri: StrValue<'_>, item: Option<usize>) -> Result<(), SpecError> {
@@ -292,7 +294,7 @@ pub(crate) fn check_mime_type(
 }
 
 pub(crate) fn check_base64(blob: StrValue<'_>, item: Option<usize>) -> Result<(), SpecError> {
-    if base64_ok(blob.bytes()) {
+    if base64_ok(blob) {
         Ok(())
     } else {
         Err(SpecError::new(SpecErrorKind::InvalidBase64, item))
@@ -654,39 +656,16 @@ fn media_type_ok(bytes: impl Iterator<Item = u8>) -> bool {
     )
 }
 
-/// Standard base64 as the blob decoder's engine accepts it: alphabet
+/// Standard base64 as the blob decoder accepts it: alphabet
 /// `A-Z a-z 0-9 + /`, optional `=` padding not beyond the last quad,
-/// zero stray bits.
-fn base64_ok(bytes: impl Iterator<Item = u8>) -> bool {
-    let mut data = 0usize;
-    let mut pad = 0usize;
-    let mut last = 0u8;
-    for b in bytes {
-        let value = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => {
-                pad += 1;
-                continue;
-            }
-            _ => return false,
-        };
-        if pad > 0 {
-            return false;
-        }
-        data += 1;
-        last = value;
+/// zero stray bits. The decoder itself checks it, with no room to store.
+fn base64_ok(blob: StrValue<'_>) -> bool {
+    let mut decoder = Decoder::new(&mut []);
+    match blob {
+        StrValue::Plain(s) => decoder.feed(s.as_bytes()),
+        StrValue::Json(s) => s.feed_base64(&mut decoder),
     }
-    match (data % 4, pad) {
-        (0, 0) => true,
-        // The engine's `Indifferent` mode also takes a short pad: `AA=`.
-        (2, 0..=2) => last & 0x0f == 0,
-        (3, 0 | 1) => last & 0x03 == 0,
-        _ => false,
-    }
+    !matches!(decoder.finish(), Err(DecodeError::Invalid(_)))
 }
 
 // ----- checks on decoded views -------------------------------------------
@@ -971,7 +950,7 @@ mod tests {
                 let mut out = [0u8; 8];
                 let engine = ENGINE.decode_slice(s, &mut out).is_ok();
                 assert_eq!(
-                    base64_ok(s.iter().copied()),
+                    base64_ok(StrValue::Plain(core::str::from_utf8(s).unwrap_or_default())),
                     engine,
                     "{:?}",
                     core::str::from_utf8(s)

@@ -5,7 +5,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use base64::Engine as _;
+use crate::base64;
 
 use super::sink::Sink;
 use super::value::JsonValue;
@@ -806,9 +806,7 @@ impl<S: Sink> BlobWriter<S> {
     /// Encodes up to [`BLOB_BLOCK`] bytes (padded if not whole groups).
     fn emit(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let mut buf = [0u8; BLOB_BLOCK / 3 * 4];
-        let n = base64::engine::general_purpose::STANDARD
-            .encode_slice(bytes, &mut buf)
-            .map_err(|_| EncodeError::BufferFull)?;
+        let n = base64::encode(bytes, &mut buf).ok_or(EncodeError::BufferFull)?;
         self.contents.out.write(buf.get(..n).unwrap_or_default())
     }
 

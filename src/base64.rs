@@ -1,0 +1,376 @@
+//! Standard base64 (RFC 4648 §4 alphabet), written for this crate: a
+//! streaming decoder into a caller's buffer and a padded encoder.
+//!
+//! The decoder accepts exactly what `base64` 0.22's `GeneralPurpose` engine
+//! accepts with the standard alphabet, `DecodePaddingMode::Indifferent` and
+//! no trailing bits, and reports the same offsets (the index its
+//! `DecodeError` names, or the length for a bad length):
+//!
+//! * every quad but the last is four alphabet characters (`=` there is
+//!   invalid);
+//! * the last 1 to 4 characters are 2 to 4 alphabet characters, then any
+//!   `=` (none, one or two: `AA`, `AA=`, `AA==`, `AAA`, `AAA=`); one lone
+//!   character is a bad length;
+//! * the bits of the last character that do not make a whole byte are zero;
+//! * when the length is 1 mod 4 and the last character is neither in the
+//!   alphabet nor `=`, that character is reported, before anything else.
+//!
+//! The hot loop takes 8 characters at a time through two 256-entry tables
+//! (the value shifted by 6 and the value, -1 for a character outside the
+//! alphabet): two lookups OR-ed make 12 bits, and any bad character makes
+//! the combined word negative, so one sign test checks 8 characters.
+
+/// `=`.
+const PAD: u8 = b'=';
+
+/// The alphabet, by value.
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Value of each byte (-1 outside the alphabet), shifted left by `shift`.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: a bad index fails the build"
+)]
+const fn table(shift: u32) -> [i32; 256] {
+    let mut t = [-1i32; 256];
+    let mut v = 0;
+    while v < 64 {
+        t[ALPHABET[v] as usize] = (v as i32) << shift;
+        v += 1;
+    }
+    t
+}
+
+/// First character of a pair: value << 6, or -1.
+static HI: [i32; 256] = table(6);
+/// Second character of a pair (and any single character): value, or -1.
+static LO: [i32; 256] = table(0);
+
+/// Value of `b`, or -1.
+#[inline(always)]
+fn value(b: u8) -> i32 {
+    LO.get(usize::from(b)).copied().unwrap_or(-1)
+}
+
+/// 12 bits from two characters; negative if either is bad.
+#[inline(always)]
+fn pair(a: u8, b: u8) -> i32 {
+    HI.get(usize::from(a)).copied().unwrap_or(-1) | value(b)
+}
+
+/// 24 bits from a quad; negative if any character is bad.
+#[inline(always)]
+fn quad(&[a, b, c, d]: &[u8; 4]) -> i32 {
+    (pair(a, b) << 12) | pair(c, d)
+}
+
+/// Index of the first byte outside the alphabet.
+fn first_invalid(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| value(b) < 0)
+        .unwrap_or(bytes.len())
+}
+
+/// Decodes whole quads (no padding) into `dst`, which holds at least
+/// `src.len() / 4 * 3` bytes; on a bad character, its index.
+fn decode_quads(src: &[u8], dst: &mut [u8]) -> Result<(), usize> {
+    let (src8, src4) = src.as_chunks::<8>();
+    let (dst6, _) = dst.as_chunks_mut::<6>();
+    for (s, d) in src8.iter().zip(dst6.iter_mut()) {
+        let [a, b, c, e, f, g, h, i] = *s;
+        let x = (i64::from(quad(&[a, b, c, e])) << 24) | i64::from(quad(&[f, g, h, i]));
+        if x < 0 {
+            return Err(first_invalid(src));
+        }
+        let y = (x << 16).to_be_bytes();
+        if let Some(y) = y.first_chunk::<6>() {
+            *d = *y;
+        }
+    }
+    // `src` is whole quads: at most one is left.
+    if let Some(s) = src4.first_chunk::<4>() {
+        let x = quad(s);
+        if x < 0 {
+            return Err(first_invalid(src));
+        }
+        let [_, y @ ..] = x.to_be_bytes();
+        let done = src8.len() * 6;
+        if let Some(d) = dst.get_mut(done..done + 3) {
+            d.copy_from_slice(&y);
+        }
+    }
+    Ok(())
+}
+
+/// Checks whole quads (no padding) without storing them; on a bad
+/// character, its index.
+fn check_quads(src: &[u8]) -> Result<(), usize> {
+    let (src8, src4) = src.as_chunks::<8>();
+    for s in src8 {
+        let [a, b, c, e, f, g, h, i] = *s;
+        if (quad(&[a, b, c, e]) | quad(&[f, g, h, i])) < 0 {
+            return Err(first_invalid(src));
+        }
+    }
+    if let Some(s) = src4.first_chunk::<4>()
+        && quad(s) < 0
+    {
+        return Err(first_invalid(src));
+    }
+    Ok(())
+}
+
+/// Why text did not decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DecodeError {
+    /// Not base64: index of the offending character (the length, for a bad
+    /// length), as the `base64` crate reports it.
+    Invalid(usize),
+    /// Valid, but the output needs this many bytes.
+    TooSmall(usize),
+}
+
+/// Decodes base64 text fed in pieces of any size into a caller's buffer.
+///
+/// Every quad but the last is decoded as soon as a character after it is
+/// seen; the last 1 to 4 characters are held until [`finish`](Self::finish).
+/// When the buffer fills, the rest is still checked (and counted), so invalid
+/// text is told from a small buffer and the exact size is known. After a bad
+/// character the rest is only counted: the engine reports a bad last
+/// character of a 1-mod-4 length first.
+pub(crate) struct Decoder<'o> {
+    out: &'o mut [u8],
+    /// Bytes decoded so far (stored while they fit).
+    written: usize,
+    /// Characters fed so far.
+    read: usize,
+    /// The last `held` characters fed, not decoded yet.
+    tail: [u8; 4],
+    held: usize,
+    /// The first bad character of a decoded quad.
+    error: Option<usize>,
+}
+
+impl<'o> Decoder<'o> {
+    /// A decoder writing into `out`.
+    pub(crate) fn new(out: &'o mut [u8]) -> Self {
+        Self {
+            out,
+            written: 0,
+            read: 0,
+            tail: [0; 4],
+            held: 0,
+            error: None,
+        }
+    }
+
+    /// Decodes (or checks) whole quads starting at character `base`.
+    fn quads(&mut self, src: &[u8], base: usize) {
+        let room = self.out.len().saturating_sub(self.written) / 3 * 4;
+        let (store, check) = src.split_at(room.min(src.len()));
+        let dst = self.out.get_mut(self.written..).unwrap_or_default();
+        let result = decode_quads(store, dst)
+            .and_then(|()| check_quads(check).map_err(|at| at + store.len()));
+        match result {
+            Ok(()) => self.written += src.len() / 4 * 3,
+            Err(at) => self.error = Some(base + at),
+        }
+    }
+
+    /// Feeds the next piece of text.
+    pub(crate) fn feed(&mut self, mut bytes: &[u8]) {
+        let Some(&last) = bytes.last() else {
+            return;
+        };
+        if self.error.is_some() {
+            // Only the length and the last character matter now.
+            self.read += bytes.len();
+            self.tail = [last; 4];
+            self.held = 1;
+            return;
+        }
+        if self.held > 0 {
+            let need = 4 - self.held;
+            if bytes.len() <= need {
+                for &b in bytes {
+                    if let Some(slot) = self.tail.get_mut(self.held) {
+                        *slot = b;
+                    }
+                    self.held += 1;
+                }
+                self.read += bytes.len();
+                return;
+            }
+            // The held quad is complete and not the last one.
+            let (head, rest) = bytes.split_at(need);
+            for &b in head {
+                if let Some(slot) = self.tail.get_mut(self.held) {
+                    *slot = b;
+                }
+                self.held += 1;
+            }
+            self.read += need;
+            let tail = self.tail;
+            self.held = 0;
+            self.quads(&tail, self.read - 4);
+            bytes = rest;
+            if self.error.is_some() {
+                self.read += bytes.len();
+                self.tail = [last; 4];
+                self.held = 1;
+                return;
+            }
+        }
+        // Keep the last 1 to 4 characters: they may be the last quad.
+        let keep = (bytes.len() - 1) % 4 + 1;
+        let (whole, last) = bytes.split_at(bytes.len() - keep);
+        self.quads(whole, self.read);
+        self.read += bytes.len();
+        self.held = last.len();
+        if let Some(tail) = self.tail.get_mut(..last.len()) {
+            tail.copy_from_slice(last);
+        }
+    }
+
+    /// Decodes the last quad and returns the decoded size.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Invalid`] for text that is not base64,
+    /// [`DecodeError::TooSmall`] with the exact size when it does not fit.
+    pub(crate) fn finish(self) -> Result<usize, DecodeError> {
+        let len = self.read;
+        let tail = self.tail.get(..self.held).unwrap_or_default();
+        if len % 4 == 1
+            && let Some(&b) = tail.last()
+            && b != PAD
+            && value(b) < 0
+        {
+            return Err(DecodeError::Invalid(len - 1));
+        }
+        if let Some(at) = self.error {
+            return Err(DecodeError::Invalid(at));
+        }
+        if tail.is_empty() {
+            return Ok(0);
+        }
+        let base = len - tail.len();
+        let mut acc = 0u32;
+        let mut morsels = 0usize;
+        let mut first_pad = None;
+        for (i, &b) in tail.iter().enumerate() {
+            if b == PAD {
+                if i < 2 {
+                    return Err(DecodeError::Invalid(base + i));
+                }
+                first_pad.get_or_insert(i);
+                continue;
+            }
+            if let Some(p) = first_pad {
+                return Err(DecodeError::Invalid(base + p));
+            }
+            let v = value(b);
+            if v < 0 {
+                return Err(DecodeError::Invalid(base + i));
+            }
+            acc = (acc << 6) | v.unsigned_abs();
+            morsels += 1;
+        }
+        if morsels < 2 {
+            return Err(DecodeError::Invalid(base + morsels));
+        }
+        // 2, 3 or 4 characters make 1, 2 or 3 bytes and 4, 2 or 0 spare bits.
+        let n = morsels * 3 / 4;
+        let spare = morsels * 6 - n * 8;
+        if acc & ((1 << spare) - 1) != 0 {
+            return Err(DecodeError::Invalid(base + morsels - 1));
+        }
+        let bytes = (acc << (32 - morsels * 6)).to_be_bytes();
+        let total = self.written + n;
+        match (self.out.get_mut(self.written..total), bytes.get(..n)) {
+            (Some(dst), Some(src)) => dst.copy_from_slice(src),
+            _ => return Err(DecodeError::TooSmall(total)),
+        }
+        Ok(total)
+    }
+}
+
+/// Length of the padded encoding of `n` bytes.
+pub(crate) const fn encoded_len(n: usize) -> usize {
+    n.div_ceil(3) * 4
+}
+
+/// Encodes `src` (padded) into the start of `dst` and returns the length
+/// written, or `None` if `dst` is shorter than [`encoded_len`]. Whole groups
+/// of 3 bytes encode alike wherever a stream is cut, so a stream fed in
+/// pieces of multiples of 3 bytes encodes as a whole.
+pub(crate) fn encode(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    let n = encoded_len(src.len());
+    let dst = dst.get_mut(..n)?;
+    let (groups, rest) = src.as_chunks::<3>();
+    let (quads, _) = dst.as_chunks_mut::<4>();
+    let symbol = |v: u32| ALPHABET.get((v & 63) as usize).copied().unwrap_or(PAD);
+    for (&[a, b, c], q) in groups.iter().zip(quads.iter_mut()) {
+        let x = u32::from_be_bytes([0, a, b, c]);
+        *q = [symbol(x >> 18), symbol(x >> 12), symbol(x >> 6), symbol(x)];
+    }
+    let q = quads.last_mut().filter(|_| !rest.is_empty());
+    match (rest, q) {
+        (&[a], Some(q)) => {
+            let x = u32::from(a) << 16;
+            *q = [symbol(x >> 18), symbol(x >> 12), PAD, PAD];
+        }
+        (&[a, b], Some(q)) => {
+            let x = (u32::from(a) << 16) | (u32::from(b) << 8);
+            *q = [symbol(x >> 18), symbol(x >> 12), symbol(x >> 6), PAD];
+        }
+        _ => {}
+    }
+    Some(n)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::*;
+
+    fn decode(text: &[u8], room: usize) -> Result<Vec<u8>, DecodeError> {
+        let mut out = std::vec![0u8; room];
+        let mut d = Decoder::new(&mut out);
+        d.feed(text);
+        let n = d.finish()?;
+        out.truncate(n);
+        Ok(out)
+    }
+
+    #[test]
+    fn rfc4648_vectors() {
+        for (plain, enc) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(decode(enc.as_bytes(), 8).unwrap(), plain.as_bytes());
+            let mut buf = [0u8; 8];
+            let n = encode(plain.as_bytes(), &mut buf).unwrap();
+            assert_eq!(&buf[..n], enc.as_bytes());
+        }
+    }
+
+    #[test]
+    fn offsets() {
+        assert_eq!(decode(b"AA==AAAA", 8), Err(DecodeError::Invalid(2)));
+        assert_eq!(decode(b"!AAA!", 8), Err(DecodeError::Invalid(4)));
+        assert_eq!(decode(b"AAAAA", 8), Err(DecodeError::Invalid(5)));
+        assert_eq!(decode(b"AAF=", 8), Err(DecodeError::Invalid(2)));
+        assert_eq!(decode(b"AAAA", 2), Err(DecodeError::TooSmall(3)));
+    }
+}
