@@ -21,22 +21,24 @@ ir() { # <function> <input>: Ir per call of the decoder
     awk -v n="$N" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
 }
 
-row() { # <input> <decode fn> <walk fn> <reference fn>
-    local bytes d w r
+row() { # <input> <decode fn> <walk fn> <to-rmcp fn> <reference fn>
+    local bytes d w o r
     bytes=$("$BIN" size "$1")
     d=$(ir "$2" "$1")
     w=$(ir "$3" "$1")
-    r=$(ir "$4" "$1")
-    awk -v i="$1" -v b="$bytes" -v d="$d" -v w="$w" -v r="$r" \
-        'BEGIN { printf "| %-7s | %5d | %7d | %11d | %9d | %4.2f× | %4.2f× |\n", i, b, d, w, r, r / d, r / w }'
+    o=$(ir "$4" "$1")
+    r=$(ir "$5" "$1")
+    awk -v i="$1" -v b="$bytes" -v d="$d" -v w="$w" -v o="$o" -v r="$r" \
+        'BEGIN { printf "| %-7s | %5d | %7d | %11d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, b, d, w, o, r, r / d, r / w, r / o }'
 }
 
-echo "| input   | bytes |  decode | decode+walk | reference | ref/decode | ref/(decode+walk) |"
-echo "| ---     |   --- |     --- |         --- |       --- |    --- |    --- |"
+echo "| input   | bytes |  decode | decode+walk | to rmcp | reference | ref/decode | ref/(decode+walk) | ref/(to rmcp) |"
+echo "| ---     |   --- |     --- |         --- |     --- |       --- |    --- |    --- |    --- |"
 for input in small medium error; do
-    row "$input" ic_ours_decode ic_ours_walk ic_reference
+    row "$input" ic_ours_decode ic_ours_walk ic_ours_rmcp ic_reference
 done
-row request ic_ours_request_decode ic_ours_request ic_reference_request
+row request ic_ours_request_decode ic_ours_request ic_ours_rmcp_request ic_reference_request
 echo
 echo "Ir per decode (callgrind, N=$N calls each). decode = Frame::decode (RequestView::decode for the"
-echo "request); decode+walk also reads every value through the views; reference = serde_json + rmcp."
+echo "request); decode+walk also reads every value through the views; to rmcp = the same bytes to the"
+echo "rmcp types through diverge_frame::rmcp (feature alloc); reference = serde_json + rmcp."

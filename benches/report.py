@@ -18,6 +18,7 @@ DECODERS = [
     "split",
     "decode",
     "decode_walk",
+    "to_rmcp",
     "reference",
     "serde_json_borrowed",
     "sonic_rs_borrowed",

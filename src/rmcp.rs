@@ -412,17 +412,38 @@ impl From<CacheScope> for RmcpCacheScope {
 }
 
 impl From<JsonStr<'_>> for String {
-    /// The unescaped string.
+    /// The unescaped string: one allocation of the raw length (unescaping
+    /// never lengthens validated text), runs copied a word at a time, one
+    /// UTF-8 check of the result.
     fn from(text: JsonStr<'_>) -> Self {
-        let mut out = Self::with_capacity(text.raw().len());
-        for fragment in text.fragments() {
-            match fragment {
-                Fragment::Str(run) => out.push_str(run),
-                Fragment::Char(c) => out.push(c),
+        let raw = text.raw();
+        let bytes = if text.is_escaped() {
+            let mut buf = alloc::vec![0u8; raw.len()];
+            match skip::unescape(raw, &mut buf) {
+                Some(n) => {
+                    buf.truncate(n);
+                    buf
+                }
+                // Not reached on validated text; the careful path is exact.
+                None => return unescape_by_fragments(text),
             }
-        }
-        out
+        } else {
+            raw.to_vec()
+        };
+        Self::from_utf8(bytes).unwrap_or_else(|_| unescape_by_fragments(text))
     }
+}
+
+/// The unescaped string, fragment by fragment (no assumption on the text).
+fn unescape_by_fragments(text: JsonStr<'_>) -> String {
+    let mut out = String::with_capacity(text.raw().len());
+    for fragment in text.fragments() {
+        match fragment {
+            Fragment::Str(run) => out.push_str(run),
+            Fragment::Char(c) => out.push(c),
+        }
+    }
+    out
 }
 
 impl From<RawJson<'_>> for Value {

@@ -11,6 +11,9 @@
 //! * `split`: `Frame::split` alone (O(1)); `decode`: `Frame::decode`;
 //! * `decode_walk`: `Frame::decode` plus reading every value through the
 //!   views (strings unescaped into a buffer, blobs base64-decoded);
+//! * `to_rmcp`: bytes to the rmcp types through this crate
+//!   (`diverge_frame::rmcp::decode_frame`, feature `alloc`): the host path,
+//!   the same values as the reference;
 //! * `reference`: `serde_json::from_slice` into the rmcp types;
 //! * `serde_json_borrowed`, `sonic_rs_borrowed`, `simd_json_borrowed`:
 //!   hand-written borrowed structs (see `src/competitors.rs`).
@@ -37,6 +40,7 @@ fn frames(c: &mut Criterion) {
         g.bench_function("split", |b| b.iter(|| walk::split(black_box(input))));
         g.bench_function("decode", |b| b.iter(|| walk::decode(black_box(input))));
         g.bench_function("decode_walk", |b| b.iter(|| walk::decode_walk(black_box(input), &mut buf)));
+        g.bench_function("to_rmcp", |b| b.iter(|| walk::to_rmcp(black_box(input))));
         g.bench_function("reference", |b| b.iter(|| comp::reference(black_box(input))));
         g.bench_function("serde_json_borrowed", |b| b.iter(|| comp::serde_borrowed(black_box(input))));
         g.bench_function("sonic_rs_borrowed", |b| b.iter(|| others::sonic_borrowed(black_box(input))));
@@ -54,6 +58,7 @@ fn request(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(input.len() as u64));
     g.bench_function("decode", |b| b.iter(|| walk::request_decode(black_box(input))));
     g.bench_function("decode_walk", |b| b.iter(|| walk::request_walk(black_box(input), &mut buf)));
+    g.bench_function("to_rmcp", |b| b.iter(|| walk::to_rmcp_request(black_box(input))));
     g.bench_function("reference", |b| b.iter(|| comp::reference_request(black_box(input))));
     g.bench_function("serde_json_borrowed", |b| b.iter(|| comp::serde_borrowed_request(black_box(input))));
     g.bench_function("sonic_rs_borrowed", |b| b.iter(|| others::sonic_borrowed_request(black_box(input))));
@@ -74,6 +79,7 @@ fn varied(c: &mut Criterion) {
     g.bench_function("split", |b| b.iter(|| each(&mut walk::split)));
     g.bench_function("decode", |b| b.iter(|| each(&mut |x| walk::decode(x) as usize)));
     g.bench_function("decode_walk", |b| b.iter(|| each(&mut |x| walk::decode_walk(x, &mut buf))));
+    g.bench_function("to_rmcp", |b| b.iter(|| each(&mut walk::to_rmcp)));
     g.bench_function("reference", |b| b.iter(|| each(&mut comp::reference)));
     g.bench_function("serde_json_borrowed", |b| b.iter(|| each(&mut comp::serde_borrowed)));
     g.bench_function("sonic_rs_borrowed", |b| b.iter(|| each(&mut others::sonic_borrowed)));

@@ -73,6 +73,23 @@ pub fn decode_walk(bytes: &[u8], buf: &mut [u8]) -> usize {
     n
 }
 
+/// Bytes to the rmcp types through this crate (`diverge_frame::rmcp`,
+/// feature `alloc`): validation, then owned values built from the views.
+/// The same result as the reference.
+#[inline]
+pub fn to_rmcp(bytes: &[u8]) -> usize {
+    match diverge_frame::rmcp::decode_frame(bytes).unwrap() {
+        diverge_frame::rmcp::OwnedFrame::Result(r) => r.contents.len(),
+        diverge_frame::rmcp::OwnedFrame::Error(e) => e.message.len(),
+    }
+}
+
+/// A request to `ReadResourceRequestParams` through this crate.
+#[inline]
+pub fn to_rmcp_request(bytes: &[u8]) -> usize {
+    diverge_frame::rmcp::decode_request(bytes).unwrap().uri.len()
+}
+
 /// `RequestView::decode`.
 #[inline]
 pub fn request_decode(bytes: &[u8]) -> bool {

@@ -35,9 +35,11 @@ ic! {
     ic_ours_decode => |x, _b| walk::decode(x) as usize;
     ic_ours_walk => |x, b| walk::decode_walk(x, b);
     ic_reference => |x, _b| comp::reference(x);
+    ic_ours_rmcp => |x, _b| walk::to_rmcp(x);
     ic_ours_request_decode => |x, _b| walk::request_decode(x) as usize;
     ic_ours_request => |x, b| walk::request_walk(x, b);
     ic_reference_request => |x, _b| comp::reference_request(x);
+    ic_ours_rmcp_request => |x, _b| walk::to_rmcp_request(x);
 }
 
 fn main() {
