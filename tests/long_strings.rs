@@ -106,6 +106,46 @@ fn frames(text: &[u8]) -> Vec<(Option<u8>, Vec<u8>)> {
             Some(0),
             cat(&[br#"{"unknown":[""#, text, br#""],"contents":[]}"#]),
         ),
+        // Many items with the text in every string slot: more long strings
+        // than a ResultView notes during validation (the walk jumps over
+        // the first ones and walks the rest), `_meta` after a long text,
+        // text winning over a blob, a duplicate text.
+        (
+            Some(0),
+            cat(&[
+                br#"{"contents":[{"uri":""#,
+                text,
+                br#"","mimeType":""#,
+                text,
+                br#"","text":""#,
+                text,
+                br#"","_meta":{"k":""#,
+                text,
+                br#""}},{"uri":"u","blob":""#,
+                text,
+                br#"","text":""#,
+                text,
+                br#""},{"text":""#,
+                text,
+                br#"","uri":""#,
+                text,
+                br#""},{"uri":"u","blob":""#,
+                text,
+                br#""},{"uri":""#,
+                text,
+                br#"","text":"x"}]}"#,
+            ]),
+        ),
+        (
+            Some(0),
+            cat(&[
+                br#"{"contents":[{"uri":"u","text":""#,
+                text,
+                br#"","text":""#,
+                text,
+                br#""}]}"#,
+            ]),
+        ),
         (
             Some(0),
             cat(&[br#"{"resultType":""#, text, br#"","contents":[]}"#]),

@@ -39,6 +39,7 @@ pub struct ResultView<'a> {
     json: &'a [u8],
     contents: &'a [u8],
     len: usize,
+    spans: Spans,
     meta: Option<RawJson<'a>>,
     result_type: Option<JsonStr<'a>>,
     ttl_ms: Option<u64>,
@@ -57,6 +58,7 @@ impl<'a> ResultView<'a> {
     pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
         let mut s = Scanner::new(json);
         let mut contents = None;
+        let mut spans = Spans::default();
         let mut meta = None;
         let mut result_type = None;
         let mut ttl_ms = None;
@@ -66,7 +68,7 @@ impl<'a> ResultView<'a> {
                 0 => result_type = s.opt_string()?,
                 1 => ttl_ms = s.ttl_field()?,
                 2 => cache_scope = s.cache_scope_field()?,
-                3 => contents = Some(s.contents_field()?),
+                3 => contents = Some(s.contents_field(&mut spans)?),
                 _ => meta = s.opt_object(TOP)?,
             }
             Ok(())
@@ -79,6 +81,7 @@ impl<'a> ResultView<'a> {
             json,
             contents,
             len,
+            spans,
             meta,
             result_type,
             ttl_ms,
@@ -92,6 +95,7 @@ impl<'a> ResultView<'a> {
         Contents {
             rest: self.contents.get(1..).unwrap_or_default(),
             left: self.len,
+            spans: self.spans,
         }
     }
 
@@ -197,7 +201,7 @@ impl<'a> Scanner<'a> {
 
     /// `contents`: an array of content items. Returns the array's text and
     /// its length.
-    fn contents_field(&mut self) -> Result<(&'a [u8], usize), BodyError> {
+    fn contents_field(&mut self, spans: &mut Spans) -> Result<(&'a [u8], usize), BodyError> {
         let start = self.pos;
         if self.ws() != Some(b'[') {
             return Err(self.expected(K::InvalidType));
@@ -209,6 +213,7 @@ impl<'a> Scanner<'a> {
                 Some(b']') => {
                     self.pos += 1;
                     let text = self.buf.get(start..self.pos).unwrap_or_default();
+                    spans.measure_from(self.pos);
                     return Ok((text, len));
                 }
                 Some(b',') if len > 0 => {
@@ -222,7 +227,7 @@ impl<'a> Scanner<'a> {
                 Some(_) => {}
             }
             self.ws();
-            self.content_item()?;
+            self.content_item(spans)?;
             len += 1;
         }
     }
@@ -230,7 +235,7 @@ impl<'a> Scanner<'a> {
     /// One content item, as serde's untagged `ResourceContents` decides it:
     /// every member is parsed as a `Value` (fully checked), then the item
     /// must fit `TextResourceContents` or else `BlobResourceContents`.
-    fn content_item(&mut self) -> Result<(), BodyError> {
+    fn content_item(&mut self, spans: &mut Spans) -> Result<(), BodyError> {
         if self.peek() != Some(b'{') {
             self.value_full(ITEM - 1)?;
             return Err(self.err(K::InvalidContentItem));
@@ -238,7 +243,15 @@ impl<'a> Scanner<'a> {
         let mut item = ItemShape::default();
         object(self, |s, key, _| {
             let first = s.peek();
-            s.value_full(ITEM)?;
+            if first == Some(b'"') {
+                // A string value: checked as `value_full` checks it, and a
+                // long one noted for the walk.
+                let at = s.pos + 1;
+                let text = s.string(true)?;
+                spans.note(at, text);
+            } else {
+                s.value_full(ITEM)?;
+            }
             item.note(key, first);
             Ok(())
         })?;
@@ -315,11 +328,79 @@ impl ItemShape {
     }
 }
 
+/// Long string values of the first content items, noted during validation
+/// (where each text starts, counted back from the end of the `contents`
+/// array, its length and whether it holds an escape), so that reading the
+/// items jumps over them instead of walking their text a second time.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Spans {
+    /// Bytes from each text's first byte to the end of `contents` (absolute
+    /// offsets until [`measure_from`](Self::measure_from)).
+    at: [u32; SPANS],
+    /// Each text's length; bit 31 set when it holds an escape.
+    len: [u32; SPANS],
+    /// How many are noted.
+    n: u8,
+}
+
+/// How many long strings a [`ResultView`] remembers.
+const SPANS: usize = 4;
+
+/// Strings shorter than this are walked again: cheaper than a lookup miss.
+const LONG: usize = 64;
+
+impl Spans {
+    /// Notes `text`, which starts at offset `at`, if it is long and there is
+    /// room.
+    fn note(&mut self, at: usize, text: JsonStr<'_>) {
+        let i = usize::from(self.n);
+        let len = text.raw().len();
+        if len < LONG || i >= SPANS {
+            return;
+        }
+        let (Ok(at), Ok(len)) = (u32::try_from(at), u32::try_from(len)) else {
+            return;
+        };
+        if len >= 1 << 31 {
+            return;
+        }
+        if let (Some(a), Some(l)) = (self.at.get_mut(i), self.len.get_mut(i)) {
+            *a = at;
+            *l = len | u32::from(text.is_escaped()) << 31;
+            self.n += 1;
+        }
+    }
+
+    /// Turns the absolute offsets into distances to `end`, the offset just
+    /// after the `contents` array.
+    fn measure_from(&mut self, end: usize) {
+        let end = u32::try_from(end).unwrap_or(u32::MAX);
+        for a in self.at.iter_mut().take(usize::from(self.n)) {
+            *a = end.saturating_sub(*a);
+        }
+    }
+
+    /// The noted string whose text starts `tail` bytes before the end of
+    /// `contents`: its length and escape flag.
+    #[inline]
+    fn find(&self, tail: usize) -> Option<(usize, bool)> {
+        let n = usize::from(self.n);
+        let i = self
+            .at
+            .iter()
+            .take(n)
+            .position(|&a| usize::try_from(a).is_ok_and(|a| a == tail))?;
+        let len = *self.len.get(i)?;
+        Some(((len & !(1 << 31)) as usize, len >> 31 == 1))
+    }
+}
+
 /// Iterator over the [`Content`] items of a [`ResultView`].
 #[derive(Debug, Clone)]
 pub struct Contents<'a> {
     rest: &'a [u8],
     left: usize,
+    spans: Spans,
 }
 
 impl<'a> Iterator for Contents<'a> {
@@ -333,7 +414,7 @@ impl<'a> Iterator for Contents<'a> {
         if let Some((b',', rest)) = b.split_first() {
             b = skip::ws(rest);
         }
-        let (item, rest) = Content::read(b)?;
+        let (item, rest) = Content::read(b, &self.spans)?;
         self.rest = rest;
         self.left -= 1;
         Some(item)
@@ -372,7 +453,7 @@ pub struct Content<'a> {
 impl<'a> Content<'a> {
     /// Reads a validated item, which `json` starts with, in one pass over
     /// its members; returns it and the bytes after it.
-    fn read(json: &'a [u8]) -> Option<(Self, &'a [u8])> {
+    fn read(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
         let empty = JsonStr::new(&[], false);
         let mut uri = empty;
         let mut mime_type = None;
@@ -385,7 +466,13 @@ impl<'a> Content<'a> {
             // A string value is read once, for its end and its escapes.
             let (value, string) = match at_value.split_first() {
                 Some((b'"', tail)) => {
-                    let (t, escaped, next) = skip::string(tail);
+                    let (t, escaped, next) = match spans.find(tail.len()) {
+                        Some((len, escaped)) if tail.len() > len => {
+                            let (t, next) = tail.split_at(len);
+                            (t, escaped, next.get(1..).unwrap_or_default())
+                        }
+                        _ => skip::string(tail),
+                    };
                     rest = next;
                     (&b""[..], Some(JsonStr::new(t, escaped)))
                 }
