@@ -15,10 +15,10 @@
 //! * when the length is 1 mod 4 and the last character is neither in the
 //!   alphabet nor `=`, that character is reported, before anything else.
 //!
-//! The hot loop takes 8 characters at a time through two 256-entry tables
-//! (the value shifted by 6 and the value, -1 for a character outside the
-//! alphabet): two lookups OR-ed make 12 bits, and any bad character makes
-//! the combined word negative, so one sign test checks 8 characters.
+//! The hot loop takes 8 characters at a time through one 256-byte table
+//! (each character's value, -1 outside the alphabet): lookups shifted and
+//! OR-ed make 48 bits, and any bad character makes the combined word
+//! negative, so one sign test checks 8 characters.
 
 /// `=`.
 const PAD: u8 = b'=';
@@ -26,36 +26,32 @@ const PAD: u8 = b'=';
 /// The alphabet, by value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/// Value of each byte (-1 outside the alphabet), shifted left by `shift`.
+/// Value of each byte, -1 outside the alphabet: 256 bytes of flash.
 #[allow(
     clippy::indexing_slicing,
     reason = "evaluated at compile time: a bad index fails the build"
 )]
-const fn table(shift: u32) -> [i32; 256] {
-    let mut t = [-1i32; 256];
+const TABLE: [i8; 256] = {
+    let mut t = [-1i8; 256];
     let mut v = 0;
     while v < 64 {
-        t[ALPHABET[v] as usize] = (v as i32) << shift;
+        t[ALPHABET[v] as usize] = v as i8;
         v += 1;
     }
     t
-}
-
-/// First character of a pair: value << 6, or -1.
-static HI: [i32; 256] = table(6);
-/// Second character of a pair (and any single character): value, or -1.
-static LO: [i32; 256] = table(0);
+};
 
 /// Value of `b`, or -1.
 #[inline(always)]
 fn value(b: u8) -> i32 {
-    LO.get(usize::from(b)).copied().unwrap_or(-1)
+    i32::from(TABLE.get(usize::from(b)).copied().unwrap_or(-1))
 }
 
-/// 12 bits from two characters; negative if either is bad.
+/// 12 bits from two characters; negative if either is bad (a -1 stays
+/// negative through the shift and the OR).
 #[inline(always)]
 fn pair(a: u8, b: u8) -> i32 {
-    HI.get(usize::from(a)).copied().unwrap_or(-1) | value(b)
+    (value(a) << 6) | value(b)
 }
 
 /// 24 bits from a quad; negative if any character is bad.
