@@ -15,7 +15,9 @@
 pub(crate) use memchr::{memchr, memchr2};
 
 /// Whether [`memchr`] has vector code here: long runs of plain text are
-/// then worth a jump ahead; elsewhere the word-at-a-time loops go on.
+/// then worth a jump ahead; elsewhere the word-at-a-time loops go on. It
+/// also marks the targets where flash is plentiful and a few KiB of tables
+/// that buy speed are welcome (the base64 decoder's).
 pub(crate) const VECTOR: bool = cfg!(any(
     target_arch = "x86_64",
     target_arch = "x86",
