@@ -21,7 +21,7 @@
 //! bits, and any bad character makes the combined word negative, so one sign
 //! test checks 8 characters.
 
-use crate::json::find::VECTOR;
+use crate::json::find::HOST;
 
 /// `=`.
 const PAD: u8 = b'=';
@@ -71,7 +71,7 @@ static LO: [i32; 256] = wide(0);
 /// Value of `b`, or -1.
 #[inline(always)]
 fn value(b: u8) -> i32 {
-    if VECTOR {
+    if HOST {
         LO.get(usize::from(b)).copied().unwrap_or(-1)
     } else {
         i32::from(TABLE.get(usize::from(b)).copied().unwrap_or(-1))
@@ -82,7 +82,7 @@ fn value(b: u8) -> i32 {
 /// negative through the shift and the OR).
 #[inline(always)]
 fn pair(a: u8, b: u8) -> i32 {
-    if VECTOR {
+    if HOST {
         HI.get(usize::from(a)).copied().unwrap_or(-1) | value(b)
     } else {
         (value(a) << 6) | value(b)

@@ -59,7 +59,7 @@ fn closing_quote(b: &[u8]) -> (Option<usize>, bool) {
         if m == 0 {
             at += 8;
             plain += 1;
-            if super::find::VECTOR && plain == 8 {
+            if super::find::HOST && plain == 8 {
                 plain = 0;
                 let tail = b.get(at..).unwrap_or_default();
                 at += super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());

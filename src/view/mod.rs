@@ -103,7 +103,7 @@ pub(crate) fn object<'a>(
         }
         first = false;
         let key_at = s.pos;
-        let key = s.string(true)?;
+        let key = s.key_text(true)?;
         s.colon()?;
         s.ws();
         member(s, key, key_at)?;
