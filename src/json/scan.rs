@@ -223,9 +223,9 @@ impl<'a> Scanner<'a> {
     /// The text is read a word at a time: an exact mask marks every `"`,
     /// `\\` and control byte of the word, and the loop visits the marks only
     /// (an escape clears the marks it covers), so dense escapes cost no
-    /// reloads. After 16 plain words (128 bytes) in a row, [`long_run`](Self::long_run)
-    /// jumps ahead. The last bytes of the input, which fill no word, go one
-    /// at a time.
+    /// reloads. On hosts, after 16 plain words (128 bytes) in a row,
+    /// [`long_run`](Self::long_run) jumps ahead. The last bytes of the
+    /// input, which fill no word, go one at a time.
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
         let buf = self.buf;
         let start = self.pos + 1;
