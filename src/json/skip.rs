@@ -32,7 +32,7 @@ const fn eq_mask(w: u64, byte: u8) -> u64 {
 
 /// Index of the quote that closes the string `b` starts inside of, and
 /// whether an escape came before it. Escapes are stepped over forward (a
-/// backslash and the byte after it: `\\uXXXX` digits hold neither quote nor
+/// backslash and the byte after it: `\uXXXX` digits hold neither quote nor
 /// backslash), a word at a time; after 64 plain bytes, with memchr2.
 #[inline]
 fn closing_quote(b: &[u8]) -> (Option<usize>, bool) {
@@ -190,7 +190,7 @@ pub(crate) fn hex_digit(d: u8) -> Option<u8> {
 
 /// The value of four hex digits (`\uXXXX`'s), by table and one check.
 #[inline]
-pub(crate) fn hex4_word(digits: [u8; 4]) -> Option<u16> {
+fn hex4_word(digits: [u8; 4]) -> Option<u16> {
     let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
     if (a | b | c | d) & 0xF0 != 0 {
         return None;
