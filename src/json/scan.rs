@@ -221,7 +221,7 @@ impl<'a> Scanner<'a> {
     /// surrogates too, when `full`) and returns its text.
     ///
     /// The text is read a word at a time: an exact mask marks every `"`,
-    /// `\\` and control byte of the word, and the loop visits the marks only
+    /// `\` and control byte of the word, and the loop visits the marks only
     /// (an escape clears the marks it covers), so dense escapes cost no
     /// reloads. On hosts, after 16 plain words (128 bytes) in a row,
     /// [`long_run`](Self::long_run) jumps ahead. The last bytes of the
