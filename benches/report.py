@@ -24,9 +24,10 @@ DECODERS = [
     "sonic_rs_borrowed",
     "simd_json_borrowed",
 ]
-CHART = ["decode_walk", "serde_json_borrowed", "sonic_rs_borrowed", "simd_json_borrowed"]
+CHART = ["decode_walk", "to_rmcp", "serde_json_borrowed", "sonic_rs_borrowed", "simd_json_borrowed"]
 COLORS = {
     "decode_walk": "#1b7837",
+    "to_rmcp": "#7fbf7b",
     "serde_json_borrowed": "#9970ab",
     "sonic_rs_borrowed": "#e08214",
     "simd_json_borrowed": "#2166ac",
@@ -93,7 +94,7 @@ def svg(results, path):
     }
     vmax = max(ratios.values()) * 1.12
     scale = width / vmax
-    height = top + len(groups) * (len(CHART) * bar_h + gap) + 50
+    height = top + len(groups) * (len(CHART) * bar_h + gap) + 50 + 16 * (len(CHART) // 3)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{height}" '
         'font-family="sans-serif" font-size="11">',
@@ -117,10 +118,17 @@ def svg(results, path):
     out.append(f'<text x="{x1 + 3:.1f}" y="{top - 6}" font-size="9">1× = reference</text>')
     lx = left
     for d in CHART:
-        label = "diverge-frame decode + walk" if d == "decode_walk" else d.replace("_borrowed", " (borrowed structs)")
+        label = {
+            "decode_walk": "diverge-frame decode + walk",
+            "to_rmcp": "diverge-frame to rmcp types",
+        }.get(d, d.replace("_borrowed", " (borrowed structs)"))
+        item = 14 + 6.2 * len(label) + 16
+        if lx > left and lx + item > left + width:
+            lx = left
+            y += 16
         out.append(f'<rect x="{lx}" y="{y + 8}" width="10" height="10" fill="{COLORS[d]}"/>')
         out.append(f'<text x="{lx + 14}" y="{y + 17}">{label}</text>')
-        lx += 14 + 6.2 * len(label) + 16
+        lx += item
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
