@@ -953,8 +953,14 @@ mod tests {
         // Every byte value in every lane, among neighbours that are all
         // special, all plain, or all high: the mark is set exactly for `"`,
         // `\` and controls, and no borrow or carry leaks into a neighbour.
+        // Under Miri (slow), two lanes.
+        let lanes: &[usize] = if cfg!(miri) {
+            &[0, 7]
+        } else {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        };
         for fill in [b'a', b'"', 0x00, 0xFF, 0x80, b'\\'] {
-            for lane in 0..8 {
+            for &lane in lanes {
                 for c in 0..=255u8 {
                     let mut bytes = [fill; 8];
                     bytes[lane] = c;
