@@ -343,8 +343,10 @@ struct Spans {
     n: u8,
 }
 
-/// How many long strings a [`ResultView`] remembers.
-const SPANS: usize = 4;
+/// How many long strings a [`ResultView`] remembers: eight on hosts (a
+/// result with up to eight text or blob items walks none twice), four on
+/// microcontrollers, where each costs 8 bytes of the view on the stack.
+const SPANS: usize = if crate::json::find::HOST { 8 } else { 4 };
 
 /// Strings shorter than this are walked again: cheaper than a lookup miss.
 const LONG: usize = 64;
