@@ -980,6 +980,52 @@ mod tests {
     }
 
     #[test]
+    fn key_text_agrees_with_string_on_every_short_key() {
+        // The inline path for short keys against the full string loop: a
+        // key of every length around the word, with each kind of special or
+        // high byte at every position, in inputs that end early too.
+        let specials: [&[u8]; 8] = [
+            b"a",
+            b"\\n",
+            b"\\u00e9",
+            "\u{e9}".as_bytes(),
+            b"\x01",
+            b"\\",
+            b"\xff",
+            b"\"",
+        ];
+        for len in 0..12 {
+            for at in 0..=len {
+                for piece in specials {
+                    let mut text = std::vec![b'"'];
+                    text.extend(std::iter::repeat_n(b'k', at));
+                    text.extend_from_slice(piece);
+                    text.extend(std::iter::repeat_n(b'k', len - at));
+                    text.extend_from_slice(b"\":1}");
+                    for cut in [text.len(), text.len().min(9), text.len().min(4)] {
+                        let input = &text[..cut];
+                        let mut a = Scanner::new(input);
+                        let mut b = Scanner::new(input);
+                        for full in [true, false] {
+                            a.pos = 0;
+                            b.pos = 0;
+                            let fast = a.key_text(full);
+                            let slow = b.string(full);
+                            assert_eq!(
+                                fast,
+                                slow,
+                                "{:?} full={full}",
+                                std::string::String::from_utf8_lossy(input)
+                            );
+                            assert_eq!(a.pos, b.pos);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn digits_counts_like_ilog10() {
         let mut n = 1u64;
         loop {
