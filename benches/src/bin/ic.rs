@@ -7,8 +7,9 @@ use std::hint::black_box;
 
 use diverge_frame_benches::{competitors as comp, inputs, walk};
 
-/// Decodes per measured call (`ic.sh` divides by it); the 1 MiB and blob
-/// inputs (not in `ic.sh`, for profiling) use `N / 100`.
+/// Decodes per measured call (`ic.sh` divides by it); the 1 MiB, blob and
+/// varied inputs (not in `ic.sh`, for profiling) use `N / 100` (for varied,
+/// each call is all 512 frames).
 pub const N: usize = 1000;
 
 static REPEAT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(N);
@@ -40,6 +41,21 @@ ic! {
     ic_ours_request => |x, b| walk::request_walk(x, b);
     ic_reference_request => |x, _b| comp::reference_request(x);
     ic_ours_rmcp_request => |x, _b| walk::to_rmcp_request(x);
+    ic_varied_decode => |x, _b| each(x, |f| walk::decode(f) as usize);
+    ic_varied_walk => |x, b| each(x, |f| walk::decode_walk(f, b));
+    ic_varied_reference => |x, _b| each(x, comp::reference);
+}
+
+/// The `varied` input is the 512 frames, each behind its length (`u32`, little
+/// endian): runs `f` on each in turn.
+fn each(mut x: &[u8], mut f: impl FnMut(&[u8]) -> usize) -> usize {
+    let mut n = 0usize;
+    while let Some((len, rest)) = x.split_first_chunk::<4>() {
+        let (frame, rest) = rest.split_at(u32::from_le_bytes(*len) as usize);
+        n = n.wrapping_add(f(frame));
+        x = rest;
+    }
+    n
 }
 
 fn main() {
@@ -57,6 +73,10 @@ fn main() {
         "dense_1m" => inputs::dense_1m(),
         "plain_1m" => inputs::plain_1m(),
         "blob_64k" => inputs::blob_64k(),
+        "varied" => inputs::varied()
+            .iter()
+            .flat_map(|f| (f.len() as u32).to_le_bytes().into_iter().chain(f.iter().copied()))
+            .collect(),
         other => panic!("unknown input {other}"),
     };
     if bytes.len() > 10_000 {
