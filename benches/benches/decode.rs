@@ -39,12 +39,22 @@ fn frames(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(input.len() as u64));
         g.bench_function("split", |b| b.iter(|| walk::split(black_box(input))));
         g.bench_function("decode", |b| b.iter(|| walk::decode(black_box(input))));
-        g.bench_function("decode_walk", |b| b.iter(|| walk::decode_walk(black_box(input), &mut buf)));
+        g.bench_function("decode_walk", |b| {
+            b.iter(|| walk::decode_walk(black_box(input), &mut buf))
+        });
         g.bench_function("to_rmcp", |b| b.iter(|| walk::to_rmcp(black_box(input))));
-        g.bench_function("reference", |b| b.iter(|| comp::reference(black_box(input))));
-        g.bench_function("serde_json_borrowed", |b| b.iter(|| comp::serde_borrowed(black_box(input))));
-        g.bench_function("sonic_rs_borrowed", |b| b.iter(|| others::sonic_borrowed(black_box(input))));
-        g.bench_function("simd_json_borrowed", |b| b.iter(|| simd.decode(black_box(input))));
+        g.bench_function("reference", |b| {
+            b.iter(|| comp::reference(black_box(input)))
+        });
+        g.bench_function("serde_json_borrowed", |b| {
+            b.iter(|| comp::serde_borrowed(black_box(input)))
+        });
+        g.bench_function("sonic_rs_borrowed", |b| {
+            b.iter(|| others::sonic_borrowed(black_box(input)))
+        });
+        g.bench_function("simd_json_borrowed", |b| {
+            b.iter(|| simd.decode(black_box(input)))
+        });
         g.finish();
     }
 }
@@ -56,13 +66,27 @@ fn request(c: &mut Criterion) {
     let input = input.as_slice();
     let mut g = c.benchmark_group("request");
     g.throughput(Throughput::Bytes(input.len() as u64));
-    g.bench_function("decode", |b| b.iter(|| walk::request_decode(black_box(input))));
-    g.bench_function("decode_walk", |b| b.iter(|| walk::request_walk(black_box(input), &mut buf)));
-    g.bench_function("to_rmcp", |b| b.iter(|| walk::to_rmcp_request(black_box(input))));
-    g.bench_function("reference", |b| b.iter(|| comp::reference_request(black_box(input))));
-    g.bench_function("serde_json_borrowed", |b| b.iter(|| comp::serde_borrowed_request(black_box(input))));
-    g.bench_function("sonic_rs_borrowed", |b| b.iter(|| others::sonic_borrowed_request(black_box(input))));
-    g.bench_function("simd_json_borrowed", |b| b.iter(|| simd.request(black_box(input))));
+    g.bench_function("decode", |b| {
+        b.iter(|| walk::request_decode(black_box(input)))
+    });
+    g.bench_function("decode_walk", |b| {
+        b.iter(|| walk::request_walk(black_box(input), &mut buf))
+    });
+    g.bench_function("to_rmcp", |b| {
+        b.iter(|| walk::to_rmcp_request(black_box(input)))
+    });
+    g.bench_function("reference", |b| {
+        b.iter(|| comp::reference_request(black_box(input)))
+    });
+    g.bench_function("serde_json_borrowed", |b| {
+        b.iter(|| comp::serde_borrowed_request(black_box(input)))
+    });
+    g.bench_function("sonic_rs_borrowed", |b| {
+        b.iter(|| others::sonic_borrowed_request(black_box(input)))
+    });
+    g.bench_function("simd_json_borrowed", |b| {
+        b.iter(|| simd.request(black_box(input)))
+    });
     g.finish();
 }
 
@@ -75,20 +99,33 @@ fn varied(c: &mut Criterion) {
     let mut simd = Simd::new(1 << 16);
     let mut g = c.benchmark_group("varied");
     g.throughput(Throughput::Bytes(total as u64));
-    let each = |f: &mut dyn FnMut(&[u8]) -> usize| set.iter().map(|x| f(black_box(x))).sum::<usize>();
+    let each =
+        |f: &mut dyn FnMut(&[u8]) -> usize| set.iter().map(|x| f(black_box(x))).sum::<usize>();
     g.bench_function("split", |b| b.iter(|| each(&mut walk::split)));
-    g.bench_function("decode", |b| b.iter(|| each(&mut |x| walk::decode(x) as usize)));
-    g.bench_function("decode_walk", |b| b.iter(|| each(&mut |x| walk::decode_walk(x, &mut buf))));
+    g.bench_function("decode", |b| {
+        b.iter(|| each(&mut |x| walk::decode(x) as usize))
+    });
+    g.bench_function("decode_walk", |b| {
+        b.iter(|| each(&mut |x| walk::decode_walk(x, &mut buf)))
+    });
     g.bench_function("to_rmcp", |b| b.iter(|| each(&mut walk::to_rmcp)));
     g.bench_function("reference", |b| b.iter(|| each(&mut comp::reference)));
-    g.bench_function("serde_json_borrowed", |b| b.iter(|| each(&mut comp::serde_borrowed)));
-    g.bench_function("sonic_rs_borrowed", |b| b.iter(|| each(&mut others::sonic_borrowed)));
-    g.bench_function("simd_json_borrowed", |b| b.iter(|| each(&mut |x| simd.decode(x))));
+    g.bench_function("serde_json_borrowed", |b| {
+        b.iter(|| each(&mut comp::serde_borrowed))
+    });
+    g.bench_function("sonic_rs_borrowed", |b| {
+        b.iter(|| each(&mut others::sonic_borrowed))
+    });
+    g.bench_function("simd_json_borrowed", |b| {
+        b.iter(|| each(&mut |x| simd.decode(x)))
+    });
     g.finish();
 }
 
 fn config() -> Criterion {
-    Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3))
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
 }
 
 criterion_group! { name = benches; config = config(); targets = frames, request, varied }

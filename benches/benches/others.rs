@@ -13,7 +13,11 @@ pub fn sonic_borrowed(bytes: &[u8]) -> usize {
     let (&tag, json) = bytes.split_first().unwrap();
     match tag {
         0 => result_len(&sonic_rs::from_slice::<BResult<'_>>(json).unwrap()),
-        _ => sonic_rs::from_slice::<BError<'_>>(json).unwrap().message.0.len(),
+        _ => sonic_rs::from_slice::<BError<'_>>(json)
+            .unwrap()
+            .message
+            .0
+            .len(),
     }
 }
 
@@ -25,7 +29,10 @@ pub struct Simd {
 
 impl Simd {
     pub fn new(max_len: usize) -> Self {
-        Self { copy: Vec::with_capacity(max_len), buffers: simd_json::Buffers::new(max_len) }
+        Self {
+            copy: Vec::with_capacity(max_len),
+            buffers: simd_json::Buffers::new(max_len),
+        }
     }
 
     /// simd-json into the borrowed structs (copying the input first).
@@ -35,8 +42,21 @@ impl Simd {
         self.copy.clear();
         self.copy.extend_from_slice(json);
         match tag {
-            0 => result_len(&simd_json::serde::from_slice_with_buffers::<BResult<'_>>(&mut self.copy, &mut self.buffers).unwrap()),
-            _ => simd_json::serde::from_slice_with_buffers::<BError<'_>>(&mut self.copy, &mut self.buffers).unwrap().message.0.len(),
+            0 => result_len(
+                &simd_json::serde::from_slice_with_buffers::<BResult<'_>>(
+                    &mut self.copy,
+                    &mut self.buffers,
+                )
+                .unwrap(),
+            ),
+            _ => simd_json::serde::from_slice_with_buffers::<BError<'_>>(
+                &mut self.copy,
+                &mut self.buffers,
+            )
+            .unwrap()
+            .message
+            .0
+            .len(),
         }
     }
 
@@ -45,12 +65,20 @@ impl Simd {
     pub fn request(&mut self, bytes: &[u8]) -> usize {
         self.copy.clear();
         self.copy.extend_from_slice(bytes);
-        simd_json::serde::from_slice_with_buffers::<BRequest<'_>>(&mut self.copy, &mut self.buffers).unwrap().uri.0.len()
+        simd_json::serde::from_slice_with_buffers::<BRequest<'_>>(&mut self.copy, &mut self.buffers)
+            .unwrap()
+            .uri
+            .0
+            .len()
     }
 }
 
 /// sonic-rs request into the borrowed struct.
 #[inline]
 pub fn sonic_borrowed_request(bytes: &[u8]) -> usize {
-    sonic_rs::from_slice::<BRequest<'_>>(bytes).unwrap().uri.0.len()
+    sonic_rs::from_slice::<BRequest<'_>>(bytes)
+        .unwrap()
+        .uri
+        .0
+        .len()
 }

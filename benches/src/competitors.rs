@@ -22,8 +22,14 @@ use serde::de::IgnoredAny;
 pub fn reference(bytes: &[u8]) -> usize {
     let (&tag, json) = bytes.split_first().unwrap();
     match tag {
-        0 => serde_json::from_slice::<rmcp::model::ReadResourceResult>(json).unwrap().contents.len(),
-        1 => serde_json::from_slice::<rmcp::ErrorData>(json).unwrap().message.len(),
+        0 => serde_json::from_slice::<rmcp::model::ReadResourceResult>(json)
+            .unwrap()
+            .contents
+            .len(),
+        1 => serde_json::from_slice::<rmcp::ErrorData>(json)
+            .unwrap()
+            .message
+            .len(),
         t => panic!("tag {t}"),
     }
 }
@@ -31,7 +37,10 @@ pub fn reference(bytes: &[u8]) -> usize {
 /// The reference for a request.
 #[inline]
 pub fn reference_request(bytes: &[u8]) -> usize {
-    serde_json::from_slice::<rmcp::model::ReadResourceRequestParams>(bytes).unwrap().uri.len()
+    serde_json::from_slice::<rmcp::model::ReadResourceRequestParams>(bytes)
+        .unwrap()
+        .uri
+        .len()
 }
 
 /// A string that borrows when it can.
@@ -86,7 +95,10 @@ pub struct BRequest<'a> {
 }
 
 pub fn result_len(r: &BResult<'_>) -> usize {
-    r.contents.iter().map(|c| c.text.as_ref().or(c.blob.as_ref()).map_or(0, |s| s.0.len())).sum()
+    r.contents
+        .iter()
+        .map(|c| c.text.as_ref().or(c.blob.as_ref()).map_or(0, |s| s.0.len()))
+        .sum()
 }
 
 /// serde_json into the borrowed structs.
@@ -95,13 +107,20 @@ pub fn serde_borrowed(bytes: &[u8]) -> usize {
     let (&tag, json) = bytes.split_first().unwrap();
     match tag {
         0 => result_len(&serde_json::from_slice::<BResult<'_>>(json).unwrap()),
-        _ => serde_json::from_slice::<BError<'_>>(json).unwrap().message.0.len(),
+        _ => serde_json::from_slice::<BError<'_>>(json)
+            .unwrap()
+            .message
+            .0
+            .len(),
     }
 }
 
 /// serde_json request into the borrowed struct.
 #[inline]
 pub fn serde_borrowed_request(bytes: &[u8]) -> usize {
-    serde_json::from_slice::<BRequest<'_>>(bytes).unwrap().uri.0.len()
+    serde_json::from_slice::<BRequest<'_>>(bytes)
+        .unwrap()
+        .uri
+        .0
+        .len()
 }
-

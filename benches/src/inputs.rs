@@ -78,7 +78,12 @@ pub struct Item<'a> {
 }
 
 /// A result frame (tag byte included), members in rmcp's serialization order.
-pub fn result_frame(items: &[Item<'_>], ttl_ms: Option<u64>, scope: Option<&str>, meta: Option<&str>) -> Vec<u8> {
+pub fn result_frame(
+    items: &[Item<'_>],
+    ttl_ms: Option<u64>,
+    scope: Option<&str>,
+    meta: Option<&str>,
+) -> Vec<u8> {
     let mut j = String::from("{\"resultType\":\"complete\"");
     if let Some(t) = ttl_ms {
         write!(j, ",\"ttlMs\":{t}").unwrap();
@@ -155,7 +160,9 @@ pub fn code_text(len: usize, seed: u64) -> String {
 /// Text with an escape every ~4 bytes (quotes, backslashes, tabs, newlines,
 /// `\u` escapes including surrogate pairs).
 pub fn dense_text(len: usize) -> String {
-    const PIECES: &[&str] = &["a\"b", "\\", "\t", "\n", "x\"y\"", "é", "😀", "\r\n", "ab\\c", "\u{1}", "—"];
+    const PIECES: &[&str] = &[
+        "a\"b", "\\", "\t", "\n", "x\"y\"", "é", "😀", "\r\n", "ab\\c", "\u{1}", "—",
+    ];
     let mut rng = Rng::new(7);
     let mut s = String::new();
     while s.len() < len {
@@ -168,8 +175,9 @@ pub fn dense_text(len: usize) -> String {
 /// Plain ASCII prose without any character that needs an escape.
 pub fn plain_text(len: usize) -> String {
     const WORDS: &[&str] = &[
-        "the", "resource", "server", "returns", "contents", "of", "a", "file", "and", "client", "reads", "it", "with",
-        "one", "request", "per", "uri", "cache", "scope", "public", "private", "relay", "frame", "JSON", "value.",
+        "the", "resource", "server", "returns", "contents", "of", "a", "file", "and", "client",
+        "reads", "it", "with", "one", "request", "per", "uri", "cache", "scope", "public",
+        "private", "relay", "frame", "JSON", "value.",
     ];
     let mut rng = Rng::new(11);
     let mut s = String::new();
@@ -185,7 +193,11 @@ pub fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -207,7 +219,9 @@ pub fn small() -> Vec<u8> {
         &[Item {
             uri: "file:///project/docs/getting-started.md",
             mime_type: Some("text/markdown"),
-            body: Ok("# Getting started\n\nWelcome! Run `cargo build --release`, then open http://localhost:8080/ to see the dashboard."),
+            body: Ok(
+                "# Getting started\n\nWelcome! Run `cargo build --release`, then open http://localhost:8080/ to see the dashboard.",
+            ),
             meta: None,
             ascii: false,
         }],
@@ -219,19 +233,44 @@ pub fn small() -> Vec<u8> {
 
 /// A medium result built from `seed` (the `varied` set uses many seeds).
 pub fn medium_from(seed: u64, items: usize, text_len: usize) -> Vec<u8> {
-    let texts: Vec<String> = (0..items as u64).map(|i| code_text(text_len, seed * 31 + i)).collect();
-    let uris: Vec<String> = (0..items).map(|i| format!("file:///project/src/module_{seed}/part_{i}.rs")).collect();
+    let texts: Vec<String> = (0..items as u64)
+        .map(|i| code_text(text_len, seed * 31 + i))
+        .collect();
+    let uris: Vec<String> = (0..items)
+        .map(|i| format!("file:///project/src/module_{seed}/part_{i}.rs"))
+        .collect();
     let list: Vec<Item<'_>> = (0..items)
         .map(|i| Item {
             uri: &uris[i],
-            mime_type: if (seed as usize + i) % 5 == 4 { None } else { Some("text/x-rust") },
+            mime_type: if (seed as usize + i) % 5 == 4 {
+                None
+            } else {
+                Some("text/x-rust")
+            },
             body: Ok(&texts[i]),
-            meta: if (seed as usize + i).is_multiple_of(3) { Some(ITEM_META) } else { None },
+            meta: if (seed as usize + i).is_multiple_of(3) {
+                Some(ITEM_META)
+            } else {
+                None
+            },
             ascii: (seed as usize + i) % 4 == 1,
         })
         .collect();
-    let meta = if seed.is_multiple_of(2) { Some(META) } else { None };
-    result_frame(&list, Some(30_000 + seed), Some(if seed.is_multiple_of(3) { "private" } else { "public" }), meta)
+    let meta = if seed.is_multiple_of(2) {
+        Some(META)
+    } else {
+        None
+    };
+    result_frame(
+        &list,
+        Some(30_000 + seed),
+        Some(if seed.is_multiple_of(3) {
+            "private"
+        } else {
+            "public"
+        }),
+        meta,
+    )
 }
 
 /// 4 443 B: four source-code text items with escapes, non-ASCII and `_meta`.
@@ -241,12 +280,22 @@ pub fn medium() -> Vec<u8> {
 
 /// 1 MiB: one text item with dense escapes.
 pub fn dense_1m() -> Vec<u8> {
-    one_text("file:///data/dense.txt", &dense_text(1 << 20), true, 1 << 20)
+    one_text(
+        "file:///data/dense.txt",
+        &dense_text(1 << 20),
+        true,
+        1 << 20,
+    )
 }
 
 /// 1 MiB: one plain ASCII text item.
 pub fn plain_1m() -> Vec<u8> {
-    one_text("file:///data/plain.txt", &plain_text(1 << 20), false, 1 << 20)
+    one_text(
+        "file:///data/plain.txt",
+        &plain_text(1 << 20),
+        false,
+        1 << 20,
+    )
 }
 
 /// One blob item whose base64 text is 64 KiB (48 KiB decoded).
@@ -256,7 +305,13 @@ pub fn blob_64k() -> Vec<u8> {
     let b64 = base64(&bytes);
     assert_eq!(b64.len(), 64 * 1024);
     result_frame(
-        &[Item { uri: "file:///data/image.png", mime_type: Some("image/png"), body: Err(&b64), meta: None, ascii: false }],
+        &[Item {
+            uri: "file:///data/image.png",
+            mime_type: Some("image/png"),
+            body: Err(&b64),
+            meta: None,
+            ascii: false,
+        }],
         Some(3_600_000),
         Some("public"),
         None,
@@ -314,7 +369,13 @@ fn fit(text: &str, room: usize, ascii: bool) -> String {
 fn one_text(uri: &str, text: &str, ascii: bool, len: usize) -> Vec<u8> {
     let frame = |t: &str| {
         result_frame(
-            &[Item { uri, mime_type: Some("text/plain"), body: Ok(t), meta: None, ascii }],
+            &[Item {
+                uri,
+                mime_type: Some("text/plain"),
+                body: Ok(t),
+                meta: None,
+                ascii,
+            }],
             None,
             None,
             None,

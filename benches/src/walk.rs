@@ -87,7 +87,10 @@ pub fn to_rmcp(bytes: &[u8]) -> usize {
 /// A request to `ReadResourceRequestParams` through this crate.
 #[inline]
 pub fn to_rmcp_request(bytes: &[u8]) -> usize {
-    diverge_frame::rmcp::decode_request(bytes).unwrap().uri.len()
+    diverge_frame::rmcp::decode_request(bytes)
+        .unwrap()
+        .uri
+        .len()
 }
 
 /// `RequestView::decode`.

@@ -62,7 +62,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(func), Some(input)) = (args.next(), args.next()) else {
         eprintln!("usage: ic <function|size> <small|medium|error|request>");
-        eprintln!("functions: {}", FNS.iter().map(|f| f.0).collect::<Vec<_>>().join(" "));
+        eprintln!(
+            "functions: {}",
+            FNS.iter().map(|f| f.0).collect::<Vec<_>>().join(" ")
+        );
         std::process::exit(2);
     };
     let bytes = match input.as_str() {
@@ -75,7 +78,12 @@ fn main() {
         "blob_64k" => inputs::blob_64k(),
         "varied" => inputs::varied()
             .iter()
-            .flat_map(|f| (f.len() as u32).to_le_bytes().into_iter().chain(f.iter().copied()))
+            .flat_map(|f| {
+                (f.len() as u32)
+                    .to_le_bytes()
+                    .into_iter()
+                    .chain(f.iter().copied())
+            })
             .collect(),
         other => panic!("unknown input {other}"),
     };
@@ -91,7 +99,11 @@ fn main() {
         std::io::stdout().write_all(&bytes).unwrap();
         return;
     }
-    let f = FNS.iter().find(|(name, _)| *name == func).unwrap_or_else(|| panic!("unknown function {func}")).1;
+    let f = FNS
+        .iter()
+        .find(|(name, _)| *name == func)
+        .unwrap_or_else(|| panic!("unknown function {func}"))
+        .1;
     let mut buf = vec![0u8; 2 << 20];
     black_box(f(&bytes, &mut buf));
 }
