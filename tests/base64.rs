@@ -13,29 +13,15 @@
     clippy::missing_panics_doc
 )]
 
+mod common;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use common::base64::oracle;
 use diverge_frame::encode::ResultEncoder;
 use diverge_frame::spec::is_base64;
 use diverge_frame::{Base64Error, Body, Frame};
 use proptest::prelude::*;
-
-const ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
-
-/// The engine's answer: the bytes, or the offset `src/blob.rs` reported
-/// from its `DecodeError` before the crate had its own codec.
-fn oracle(text: &str) -> Result<Vec<u8>, usize> {
-    ENGINE.decode(text).map_err(|e| match e {
-        base64::DecodeError::InvalidByte(at, _)
-        | base64::DecodeError::InvalidLastSymbol(at, _)
-        | base64::DecodeError::InvalidLength(at) => at,
-        base64::DecodeError::InvalidPadding => 0,
-    })
-}
 
 /// A one-blob result frame whose blob is `text`, written as JSON with
 /// `\/` and `\uXXXX` escapes where `escape(i)` says so for character `i`.
