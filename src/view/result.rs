@@ -374,9 +374,13 @@ impl Spans {
     }
 
     /// Turns the absolute offsets into distances to `end`, the offset just
-    /// after the `contents` array.
+    /// after the `contents` array. An `end` beyond `u32` (a body over
+    /// 4 GiB) forgets every span: a clamped end would give wrong distances.
     fn measure_from(&mut self, end: usize) {
-        let end = u32::try_from(end).unwrap_or(u32::MAX);
+        let Ok(end) = u32::try_from(end) else {
+            self.n = 0;
+            return;
+        };
         for a in self.at.iter_mut().take(usize::from(self.n)) {
             *a = end.saturating_sub(*a);
         }
