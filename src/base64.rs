@@ -211,56 +211,50 @@ impl<'o> Decoder<'o> {
 
     /// Feeds the next piece of text.
     pub(crate) fn feed(&mut self, mut bytes: &[u8]) {
-        let Some(&last) = bytes.last() else {
-            return;
-        };
         if self.error.is_some() {
-            // Only the length and the last character matter now.
-            self.read += bytes.len();
-            self.tail = [last; 4];
-            self.held = 1;
+            self.count_only(bytes);
             return;
         }
         if self.held > 0 {
-            let need = 4 - self.held;
-            if bytes.len() <= need {
-                for &b in bytes {
-                    if let Some(slot) = self.tail.get_mut(self.held) {
-                        *slot = b;
-                    }
-                    self.held += 1;
-                }
-                self.read += bytes.len();
+            // Complete the held quad; it is not the last one if more follows.
+            let (head, rest) = bytes.split_at((4 - self.held).min(bytes.len()));
+            if let Some(slot) = self.tail.get_mut(self.held..self.held + head.len()) {
+                slot.copy_from_slice(head);
+            }
+            self.held += head.len();
+            self.read += head.len();
+            if rest.is_empty() {
                 return;
             }
-            // The held quad is complete and not the last one.
-            let (head, rest) = bytes.split_at(need);
-            for &b in head {
-                if let Some(slot) = self.tail.get_mut(self.held) {
-                    *slot = b;
-                }
-                self.held += 1;
-            }
-            self.read += need;
             let tail = self.tail;
             self.held = 0;
             self.quads(&tail, self.read - 4);
             bytes = rest;
             if self.error.is_some() {
-                self.read += bytes.len();
-                self.tail = [last; 4];
-                self.held = 1;
+                self.count_only(bytes);
                 return;
             }
         }
+        let Some(keep) = bytes.len().checked_sub(1).map(|n| n % 4 + 1) else {
+            return;
+        };
         // Keep the last 1 to 4 characters: they may be the last quad.
-        let keep = (bytes.len() - 1) % 4 + 1;
         let (whole, last) = bytes.split_at(bytes.len() - keep);
         self.quads(whole, self.read);
         self.read += bytes.len();
         self.held = last.len();
         if let Some(tail) = self.tail.get_mut(..last.len()) {
             tail.copy_from_slice(last);
+        }
+    }
+
+    /// After a bad character only the length and the last character
+    /// matter: counts `bytes` and keeps its last one.
+    fn count_only(&mut self, bytes: &[u8]) {
+        if let Some(&last) = bytes.last() {
+            self.read += bytes.len();
+            self.tail = [last; 4];
+            self.held = 1;
         }
     }
 
@@ -417,6 +411,52 @@ mod tests {
             let mut buf = [0u8; 8];
             let n = encode(plain.as_bytes(), &mut buf).unwrap();
             assert_eq!(&buf[..n], enc.as_bytes());
+        }
+    }
+
+    #[test]
+    fn text_fed_in_pieces_decodes_as_fed_at_once() {
+        // The held tail (a quad completed by the next piece, or kept as the
+        // last one) and the count-only mode after a bad character, at every
+        // cut into two and three pieces.
+        let texts: [&[u8]; 10] = [
+            b"Zm9vYmFyYmF6cXV4",
+            b"Zm9vYmFyYmF6cXU=",
+            b"Zm9vYmFyYmF6cQ==",
+            b"Zm9vYmFyYmF6cQ=",
+            b"Zm9v!mFyYmF6cXV4",
+            b"Zm9vYmFyYmF6cXV4!",
+            b"Zm9v=mFyYmF6cXV4",
+            b"Zm9vYmFyYmF6cXV",
+            b"Zm9vYmFyYmF6cXF=",
+            // An early bad character, then a 1-mod-4 length whose last
+            // character is bad too: the engine reports the last one.
+            b"Zm9v!mFyYmF6cXV4!",
+        ];
+        let pieces = |cuts: &[usize], text: &[u8], room: usize| {
+            let mut out = std::vec![0u8; room];
+            let mut d = Decoder::new(&mut out);
+            let mut at = 0;
+            for &cut in cuts.iter().chain([&text.len()]) {
+                d.feed(&text[at..cut]);
+                at = cut;
+            }
+            d.finish().map(|n| out[..n].to_vec())
+        };
+        for text in texts {
+            for room in [0, 5, 12] {
+                let whole = decode(text, room);
+                for i in 0..=text.len() {
+                    assert_eq!(pieces(&[i], text, room), whole, "{text:?} cut at {i}");
+                    for j in i..=text.len() {
+                        assert_eq!(
+                            pieces(&[i, j], text, room),
+                            whole,
+                            "{text:?} cut at {i}, {j}"
+                        );
+                    }
+                }
+            }
         }
     }
 
