@@ -100,7 +100,7 @@
 mod builder;
 mod ser;
 mod sink;
-mod value;
+pub(crate) mod value;
 mod write;
 
 pub use builder::stage;
