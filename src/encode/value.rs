@@ -10,7 +10,7 @@ use super::ser::JsonSer;
 use super::sink::Sink;
 use super::write::{escape_json_str, write_f64, write_i64, write_u64};
 use crate::error::{BodyError, EncodeError};
-use crate::json::scan::Scanner;
+use crate::json::scan::{Scanner, overflows};
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson};
 
@@ -314,11 +314,6 @@ impl Cursor<'_> {
             self.bump();
         }
     }
-}
-
-/// serde_json's `overflow!(a * 10 + b, u64::MAX)`.
-const fn overflows(a: u64, b: u64) -> bool {
-    a >= u64::MAX / 10 && (a > u64::MAX / 10 || b > u64::MAX % 10)
 }
 
 /// Parses a validated JSON number exactly as serde_json 1.0.154 does without

@@ -833,7 +833,7 @@ fn set_bit(stack: &mut [u64], i: usize, on: bool) {
 
 /// serde_json's `overflow!(significand * 10 + digit, u64::MAX)`.
 #[inline]
-const fn overflows(significand: u64, digit: u64) -> bool {
+pub(crate) const fn overflows(significand: u64, digit: u64) -> bool {
     significand >= u64::MAX / 10 && (significand > u64::MAX / 10 || digit > u64::MAX % 10)
 }
 
