@@ -162,6 +162,27 @@ pub(crate) enum DecodeError {
     TooSmall(usize),
 }
 
+/// What a [`Decoder`] remembers of the text between two buffers.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Carry {
+    read: usize,
+    tail: [u8; 4],
+    held: usize,
+    error: Option<usize>,
+}
+
+impl Carry {
+    /// Before the first character.
+    pub(crate) const fn new() -> Self {
+        Self {
+            read: 0,
+            tail: [0; 4],
+            held: 0,
+            error: None,
+        }
+    }
+}
+
 /// Decodes base64 text fed in pieces of any size into a caller's buffer.
 ///
 /// Every quad but the last is decoded as soon as a character after it is
@@ -194,6 +215,33 @@ impl<'o> Decoder<'o> {
             held: 0,
             error: None,
         }
+    }
+
+    /// A decoder writing into `out` that goes on from a [`suspend`](Self::suspend)ed
+    /// one: the text so far is remembered, its output is not (it went into
+    /// the earlier buffer). This is how a stream decodes piece by piece
+    /// through one small buffer.
+    pub(crate) fn resume(out: &'o mut [u8], carry: Carry) -> Self {
+        Self {
+            out,
+            written: 0,
+            read: carry.read,
+            tail: carry.tail,
+            held: carry.held,
+            error: carry.error,
+        }
+    }
+
+    /// Stops feeding: the bytes written into this decoder's buffer, and what
+    /// [`resume`](Self::resume) needs to go on.
+    pub(crate) fn suspend(self) -> (usize, Carry) {
+        let carry = Carry {
+            read: self.read,
+            tail: self.tail,
+            held: self.held,
+            error: self.error,
+        };
+        (self.written, carry)
     }
 
     /// Decodes (or checks) whole quads starting at character `base`.

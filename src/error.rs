@@ -154,6 +154,13 @@ pub enum BodyErrorKind {
     UnknownCacheScope,
     /// A content item that is neither a text nor a blob item.
     InvalidContentItem,
+    /// Streaming only: an ignored member (which the reference skips at any
+    /// depth) nested deeper than the streaming validator's bracket stack
+    /// ([`stream::IGNORED_DEPTH`](crate::stream::IGNORED_DEPTH) levels). The
+    /// one place where [`stream`](crate::stream) does not give
+    /// [`Frame::decode`](crate::Frame::decode)'s answer: the frame may be
+    /// valid, and it is refused rather than guessed at.
+    StreamDepthExceeded,
 }
 
 impl fmt::Display for BodyErrorKind {
@@ -183,6 +190,9 @@ impl fmt::Display for BodyErrorKind {
             Self::IntegerOutOfRange => "integer out of range for its field",
             Self::UnknownCacheScope => "unknown cacheScope",
             Self::InvalidContentItem => "content item is neither text nor blob",
+            Self::StreamDepthExceeded => {
+                "ignored value nested deeper than the streaming validator checks"
+            }
         })
     }
 }

@@ -86,6 +86,7 @@ mod json;
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod rmcp;
 pub mod spec;
+pub mod stream;
 mod view;
 
 pub use blob::Base64Error;

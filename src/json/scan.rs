@@ -37,13 +37,13 @@ pub(crate) const DEEP_WINDOW: usize = 65_536;
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
 
 const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
+pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
 
 /// Bit 7 of every byte of `w` that ends a run of plain string text: `"`,
 /// `\` or a control (< 0x20). Exact: no false positives from borrows, so
 /// every mark can be visited.
 #[inline]
-const fn special_exact(w: u64) -> u64 {
+pub(crate) const fn special_exact(w: u64) -> u64 {
     const M: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let low = w & M;
     // Each byte's bit 7 is set where its low seven bits differ from `"`,
@@ -58,7 +58,7 @@ const fn special_exact(w: u64) -> u64 {
 /// 32 bytes per step in lane-wise accumulators (which the compiler turns
 /// into vector minimum and OR where it has vectors), then a byte at a time.
 #[inline]
-fn controls_and_high(run: &[u8]) -> (bool, bool) {
+pub(crate) fn controls_and_high(run: &[u8]) -> (bool, bool) {
     let mut low = [0xFFu8; 32];
     let mut high = [0u8; 32];
     let mut blocks = run.chunks_exact(32);
@@ -848,7 +848,11 @@ pub(crate) const fn overflows(significand: u64, digit: u64) -> bool {
 /// infinite when `d + e ≥ 310`. Only `d + e = 309` (so `e` in 289..=308)
 /// needs serde_json's own multiplication, with the same correctly rounded
 /// powers of ten.
-fn f64_from_parts(significand: u64, exponent: i32, start: usize) -> Result<(), BodyError> {
+pub(crate) fn f64_from_parts(
+    significand: u64,
+    exponent: i32,
+    start: usize,
+) -> Result<(), BodyError> {
     if significand == 0 || exponent < 0 {
         return Ok(());
     }

@@ -1,0 +1,1676 @@
+//! The resumable core: one pushdown automaton for the three bodies
+//! (result, error, request), fed chunk by chunk, holding no byte of the
+//! input.
+//!
+//! It is written as a transcription of the whole-buffer decoder
+//! (`json::scan` and `view::*`): every place where that decoder looks at the
+//! next byte is a state here, and "no next byte" (`None`) is handled by the
+//! same arm whether it means the end of the input (after
+//! [`Machine::run`] with `eof`) or only the end of a chunk (then the machine
+//! stops and resumes in that state). So a cut can fall anywhere: inside a
+//! key, an escape, a surrogate pair, a UTF-8 sequence, a number or a
+//! literal.
+//!
+//! What the whole-buffer decoder decides late, this decides late too, with
+//! the same offsets: UTF-8 errors of a string are held until its closing
+//! quote (the scanner validates a string's text after finding its end, so
+//! a bad escape or control byte later in the same string wins); a number's
+//! range and type are known at its first non-number byte (or the end); a
+//! content item's text/blob verdict at its `}`; `cacheScope` at the end of
+//! its value.
+//!
+//! Leaf code is shared with the scanner, not copied: the word masks
+//! (`special_exact`, `controls_and_high`), the hex table, serde_json's
+//! significand overflow test and its `f64` range check.
+
+use crate::error::{BodyError, BodyErrorKind as K};
+use crate::json::find;
+use crate::json::scan::{
+    HI, MAX_DEPTH, WINDOW, controls_and_high, f64_from_parts, overflows, special_exact,
+};
+use crate::json::skip::hex_digit;
+use crate::view::result::CacheScope;
+
+/// Which body the machine validates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `ReadResourceResult` (tag 0).
+    Result,
+    /// `ErrorData` (tag 1).
+    Error,
+    /// `ReadResourceRequestParams`.
+    Request,
+}
+
+/// What the value being read is, to the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    ResultType,
+    Ttl,
+    Scope,
+    Contents,
+    ResultMeta,
+    Code,
+    Message,
+    Data,
+    ReqMeta,
+    ReqUri,
+    InputResponses,
+    RequestState,
+    ItemUri,
+    ItemMime,
+    ItemText,
+    ItemBlob,
+    ItemMeta,
+    ItemOther,
+    /// A content item that is not an object.
+    BadItem,
+    /// An unknown top-level member: syntax only.
+    Ignored,
+}
+
+const RESULT_FIELDS: [Field; 5] = [
+    Field::ResultType,
+    Field::Ttl,
+    Field::Scope,
+    Field::Contents,
+    Field::ResultMeta,
+];
+const ERROR_FIELDS: [Field; 3] = [Field::Code, Field::Message, Field::Data];
+const REQUEST_FIELDS: [Field; 4] = [
+    Field::ReqMeta,
+    Field::ReqUri,
+    Field::InputResponses,
+    Field::RequestState,
+];
+const ITEM_FIELDS: [Field; 5] = [
+    Field::ItemUri,
+    Field::ItemMime,
+    Field::ItemText,
+    Field::ItemBlob,
+    Field::ItemMeta,
+];
+
+const RESULT_NAMES: &[&[u8]] = &[
+    b"resultType",
+    b"ttlMs",
+    b"cacheScope",
+    b"contents",
+    b"_meta",
+];
+const ERROR_NAMES: &[&[u8]] = &[b"code", b"message", b"data"];
+const REQUEST_NAMES: &[&[u8]] = &[b"_meta", b"uri", b"inputResponses", b"requestState"];
+const ITEM_NAMES: &[&[u8]] = &[b"uri", b"mimeType", b"text", b"blob", b"_meta"];
+const SCOPE_NAMES: &[&[u8]] = &[b"public", b"private"];
+
+/// What the machine tells a reader, borrowed from the chunk being fed (or,
+/// for one character made by an escape or completed across a cut, from the
+/// machine's stack frame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ev<'e> {
+    /// A string or raw value of a read field begins.
+    Start(Field),
+    /// A piece of a read string field, unescaped.
+    Str(Field, &'e str),
+    /// A piece of a raw JSON field (`_meta`, `data`).
+    Raw(Field, &'e [u8]),
+    /// The read field's value ended.
+    End(Field),
+    Ttl(Option<u64>),
+    Scope(Option<CacheScope>),
+    Code(i32),
+    ItemStart,
+    /// The item ended and is valid: `true` when its body is the text.
+    ItemEnd(bool),
+}
+
+/// Where the machine's events go. The validators use `()`: with `READS`
+/// false no event is built at all.
+pub(crate) trait Sink {
+    /// Whether events are wanted.
+    const READS: bool;
+    /// One event.
+    fn event(&mut self, ev: Ev<'_>);
+}
+
+impl Sink for () {
+    const READS: bool = false;
+    #[inline]
+    fn event(&mut self, _: Ev<'_>) {}
+}
+
+/// The grammar position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    /// Before the top-level struct.
+    Start,
+    /// After `{` (top struct, item, or an object inside a value).
+    ObjFirst,
+    /// After `,` in an object.
+    ObjComma,
+    /// After a key.
+    Colon,
+    /// After a value or member: `,` or the close.
+    Next,
+    /// After `[` (positional struct, `contents`, or an array in a value).
+    ArrFirst,
+    /// After `,` in an array.
+    ArrComma,
+    /// At a value (whitespace first).
+    Value,
+    /// Inside a string.
+    Str,
+    /// After a backslash.
+    Esc,
+    /// Reading `\uXXXX` digits (`hex_n` of them read; the second of a pair
+    /// when `pair`).
+    Hex,
+    /// After a high surrogate: a `\` must follow.
+    PairBs,
+    /// After a high surrogate and `\`: a `u` must follow.
+    PairU,
+    /// Inside a number.
+    Num,
+    /// Inside `true`, `false` or `null`.
+    Lit,
+    /// After the top-level value: whitespace only.
+    End,
+}
+
+impl St {
+    const fn skips_ws(self) -> bool {
+        matches!(
+            self,
+            Self::Start
+                | Self::ObjFirst
+                | Self::ObjComma
+                | Self::Colon
+                | Self::Next
+                | Self::ArrFirst
+                | Self::ArrComma
+                | Self::Value
+                | Self::End
+        )
+    }
+}
+
+/// Number grammar states (serde_json's `parse_integer`, `parse_decimal`,
+/// `parse_exponent`, and `ignore_integer` in syntax mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NumSt {
+    /// After `-`: a digit must follow.
+    First,
+    /// After a leading `0`.
+    Zero,
+    /// Integer digits.
+    Int,
+    /// Integer digits past `u64`: each one counts as a power of ten.
+    Long,
+    /// After `.`: digits.
+    Frac,
+    /// After `e`/`E`: a sign or a digit.
+    ExpSign,
+    /// After the exponent's sign: a digit must follow.
+    ExpFirst,
+    /// Exponent digits.
+    Exp,
+}
+
+/// The container the machine is directly in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cont {
+    TopObj,
+    TopArr,
+    Contents,
+    Item,
+    GenObj,
+    GenArr,
+}
+
+/// Which key names a string is matched against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Names {
+    None,
+    Top,
+    Item,
+    Scope,
+}
+
+/// Matches an unescaped string against a few names, byte by byte.
+#[derive(Debug, Clone, Copy)]
+struct Matcher {
+    /// Names still possible (bit per name).
+    cand: u8,
+    /// Unescaped bytes seen (saturating: no name is that long).
+    len: u8,
+}
+
+impl Matcher {
+    const fn new(n: usize) -> Self {
+        Self {
+            cand: ((1u16 << n) - 1) as u8,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn feed(&mut self, names: &[&[u8]], bytes: &[u8]) {
+        for &b in bytes {
+            if self.cand == 0 {
+                return;
+            }
+            let at = usize::from(self.len);
+            for (i, name) in names.iter().enumerate() {
+                if name.get(at) != Some(&b) {
+                    self.cand &= !(1 << i);
+                }
+            }
+            self.len = self.len.saturating_add(1);
+        }
+    }
+
+    fn found(&self, names: &[&[u8]]) -> Option<usize> {
+        names
+            .iter()
+            .enumerate()
+            .position(|(i, n)| self.cand >> i & 1 == 1 && n.len() == usize::from(self.len))
+    }
+}
+
+/// How often a content item key appeared and whether its last value had the
+/// right type (the whole-buffer decoder's `Seen`).
+#[derive(Debug, Default, Clone, Copy)]
+struct Seen {
+    count: u8,
+    ok: bool,
+}
+
+impl Seen {
+    fn note(&mut self, ok: bool) {
+        self.count = self.count.saturating_add(1);
+        self.ok = ok;
+    }
+    const fn once_ok(self) -> bool {
+        self.count == 1 && self.ok
+    }
+    const fn at_most_once_ok(self) -> bool {
+        self.count == 0 || self.once_ok()
+    }
+}
+
+/// `key_found` when the key is none of the names.
+const NO_MATCH: u8 = u8::MAX;
+
+/// `hex_bad` while the escape's digits are all hex.
+const NO_HEX_ERROR: usize = usize::MAX;
+
+/// Bit-stack words: one bit (object or array) per open level of a value.
+const STACK_WORDS: usize = WINDOW / 64;
+
+/// The state of one body's validation. Fixed size; holds no input byte
+/// except a partial UTF-8 sequence (at most three bytes).
+#[derive(Debug, Clone)]
+pub(crate) struct Machine {
+    kind: Kind,
+    st: St,
+    /// Absolute offset of the current chunk's first byte.
+    base: usize,
+
+    // ----- schema -----
+    top_arr: bool,
+    in_contents: bool,
+    in_item: bool,
+    /// Known top-level fields seen (bit per field index).
+    seen: u8,
+    /// Positional form: index of the next field.
+    index: u8,
+    /// The value being read.
+    field: Field,
+    /// The value's first byte (for errors reported at it).
+    value_at: usize,
+    /// The value is an optional field's `null`.
+    null: bool,
+    /// The key that started the current member (for `DuplicateField`).
+    key_at: usize,
+    item: [Seen; 5],
+
+    // ----- a value the schema does not interpret (`_meta`, `data`, ignored) -----
+    /// Open containers inside the current value.
+    depth: usize,
+    /// Containers open around the current value (for the depth limit).
+    open: usize,
+    /// Full checks (typed) or syntax only (ignored).
+    full: bool,
+    stack: [u64; STACK_WORDS],
+
+    // ----- cacheScope -----
+    scope: Option<CacheScope>,
+    scope_bad: bool,
+    scope_last_null: bool,
+
+    // ----- strings -----
+    key: bool,
+    /// The string is fully checked (UTF-8, surrogates), not syntax only.
+    str_full: bool,
+    /// The matched name of the key just read (`NO_MATCH` for none).
+    key_found: u8,
+    /// The `cacheScope` value is a string.
+    scope_str: bool,
+    read: bool,
+    names: Names,
+    matcher: Matcher,
+    /// First invalid UTF-8 offset of this string, reported at its close.
+    utf8_err: Option<usize>,
+    /// A UTF-8 sequence cut by a chunk's end (or by a special byte).
+    pend: [u8; 4],
+    have: u8,
+    need: u8,
+    pend_at: usize,
+    /// The backslash of the escape being read.
+    esc_at: usize,
+    hex: u16,
+    hex_n: u8,
+    /// The first byte of the four that is not a hex digit.
+    hex_bad: usize,
+    pair: bool,
+    high: u16,
+
+    // ----- numbers and literals -----
+    num: NumSt,
+    positive: bool,
+    sig: u64,
+    /// Powers of ten from integer digits past `u64` (`long_integer`).
+    before: i32,
+    /// Fraction digits taken (negative), until the significand overflowed.
+    after: i32,
+    frac_digits: bool,
+    frac_overflow: bool,
+    starting: i32,
+    exp: i32,
+    positive_exp: bool,
+    exp_skip: bool,
+    float: bool,
+    /// The number's first byte.
+    num_at: usize,
+    lit: &'static [u8],
+    lit_i: u8,
+
+    // ----- a raw field being handed out -----
+    cap: Option<Field>,
+    cap_from: usize,
+}
+
+impl Machine {
+    /// A machine for a body of `kind` whose first byte is at absolute offset
+    /// `base`.
+    pub(crate) const fn new(kind: Kind, base: usize) -> Self {
+        Self {
+            kind,
+            st: St::Start,
+            base,
+            top_arr: false,
+            in_contents: false,
+            in_item: false,
+            seen: 0,
+            index: 0,
+            field: Field::Ignored,
+            value_at: 0,
+            null: false,
+            key_at: 0,
+            item: [Seen {
+                count: 0,
+                ok: false,
+            }; 5],
+            depth: 0,
+            open: 0,
+            full: false,
+            stack: [0; STACK_WORDS],
+            scope: None,
+            scope_bad: false,
+            scope_last_null: false,
+            key: false,
+            str_full: false,
+            key_found: NO_MATCH,
+            scope_str: false,
+            read: false,
+            names: Names::None,
+            matcher: Matcher { cand: 0, len: 0 },
+            utf8_err: None,
+            pend: [0; 4],
+            have: 0,
+            need: 0,
+            pend_at: 0,
+            esc_at: 0,
+            hex: 0,
+            hex_n: 0,
+            hex_bad: NO_HEX_ERROR,
+            pair: false,
+            high: 0,
+            num: NumSt::Int,
+            positive: true,
+            sig: 0,
+            before: 0,
+            after: 0,
+            frac_digits: false,
+            frac_overflow: false,
+            starting: 0,
+            exp: 0,
+            positive_exp: true,
+            exp_skip: false,
+            float: false,
+            num_at: 0,
+            lit: b"",
+            lit_i: 0,
+            cap: None,
+            cap_from: 0,
+        }
+    }
+
+    /// Bytes fed so far, counted from the body's first byte's `base`.
+    pub(crate) const fn offset(&self) -> usize {
+        self.base
+    }
+
+    const fn fields(&self) -> &'static [Field] {
+        match self.kind {
+            Kind::Result => &RESULT_FIELDS,
+            Kind::Error => &ERROR_FIELDS,
+            Kind::Request => &REQUEST_FIELDS,
+        }
+    }
+
+    const fn name_table(&self, names: Names) -> &'static [&'static [u8]] {
+        match names {
+            Names::None => &[],
+            Names::Top => match self.kind {
+                Kind::Result => RESULT_NAMES,
+                Kind::Error => ERROR_NAMES,
+                Kind::Request => REQUEST_NAMES,
+            },
+            Names::Item => ITEM_NAMES,
+            Names::Scope => SCOPE_NAMES,
+        }
+    }
+
+    fn is_obj(&self, level: usize) -> bool {
+        let i = level - 1;
+        self.stack
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    fn cont(&self) -> Cont {
+        if self.depth > 0 {
+            if self.is_obj(self.depth) {
+                Cont::GenObj
+            } else {
+                Cont::GenArr
+            }
+        } else if self.in_item {
+            Cont::Item
+        } else if self.in_contents {
+            Cont::Contents
+        } else if self.top_arr {
+            Cont::TopArr
+        } else {
+            Cont::TopObj
+        }
+    }
+
+    /// Feeds `chunk`; with `eof`, the input ends after it.
+    pub(crate) fn run<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        eof: bool,
+        sink: &mut S,
+    ) -> Result<(), BodyError> {
+        let mut i = 0usize;
+        loop {
+            let c = match chunk.get(i) {
+                Some(&c) => Some(c),
+                None if eof => None,
+                None => break,
+            };
+            if self.st.skips_ws() && matches!(c, Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+                while matches!(chunk.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                    i += 1;
+                }
+                continue;
+            }
+            let at = self.base + i;
+            match self.st {
+                St::Str => {
+                    if c.is_none() {
+                        return Err(BodyError::new(K::Eof, at));
+                    }
+                    i = self.string_bytes(chunk, i, sink)?;
+                }
+                St::Esc => {
+                    i += 1;
+                    match c {
+                        Some(e @ (b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')) => {
+                            let ch = match e {
+                                b'b' => 0x08,
+                                b'f' => 0x0C,
+                                b'n' => b'\n',
+                                b'r' => b'\r',
+                                b't' => b'\t',
+                                other => other,
+                            };
+                            self.st = St::Str;
+                            self.unescaped(char::from(ch), sink);
+                        }
+                        Some(b'u') => {
+                            self.st = St::Hex;
+                            self.hex = 0;
+                            self.hex_n = 0;
+                            self.hex_bad = NO_HEX_ERROR;
+                            self.pair = false;
+                        }
+                        None => return Err(BodyError::new(K::Eof, at)),
+                        Some(_) => return Err(BodyError::new(K::InvalidEscape, at)),
+                    }
+                }
+                St::Hex => {
+                    // The scanner wants all four bytes before it looks at
+                    // any: a cut-short escape is an early end, whatever its
+                    // bytes.
+                    let Some(c) = c else {
+                        return Err(BodyError::new(K::Eof, at));
+                    };
+                    i += 1;
+                    match hex_digit(c) {
+                        Some(v) => self.hex = self.hex << 4 | u16::from(v),
+                        None if self.hex_bad == NO_HEX_ERROR => self.hex_bad = at,
+                        None => {}
+                    }
+                    self.hex_n += 1;
+                    if self.hex_n == 4 {
+                        if self.hex_bad != NO_HEX_ERROR {
+                            return Err(BodyError::new(K::InvalidEscape, self.hex_bad));
+                        }
+                        self.hex_done(sink)?;
+                    }
+                }
+                St::PairBs => match c {
+                    Some(b'\\') => {
+                        i += 1;
+                        self.st = St::PairU;
+                    }
+                    None => return Err(BodyError::new(K::Eof, at)),
+                    Some(_) => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
+                },
+                St::PairU => match c {
+                    Some(b'u') => {
+                        i += 1;
+                        self.st = St::Hex;
+                        self.hex = 0;
+                        self.hex_n = 0;
+                        self.hex_bad = NO_HEX_ERROR;
+                        self.pair = true;
+                    }
+                    None => return Err(BodyError::new(K::Eof, at)),
+                    Some(_) => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
+                },
+                St::Num => {
+                    if self.number_byte(c, at)? {
+                        i += 1;
+                    } else {
+                        self.number_end()?;
+                        self.after_scalar(chunk, i, at, sink)?;
+                    }
+                }
+                St::Lit => {
+                    let want = self.lit.get(usize::from(self.lit_i)).copied();
+                    match c {
+                        None => return Err(BodyError::new(K::Eof, at)),
+                        Some(c) if Some(c) == want => {
+                            i += 1;
+                            self.lit_i += 1;
+                            if usize::from(self.lit_i) == self.lit.len() {
+                                self.after_scalar(chunk, i, at + 1, sink)?;
+                            }
+                        }
+                        Some(_) => return Err(BodyError::new(K::InvalidLiteral, at)),
+                    }
+                }
+                St::Start => match c {
+                    Some(b'{') => {
+                        i += 1;
+                        self.st = St::ObjFirst;
+                    }
+                    Some(b'[') => {
+                        i += 1;
+                        self.top_arr = true;
+                        self.st = St::ArrFirst;
+                    }
+                    None => return Err(BodyError::new(K::Eof, at)),
+                    Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                        return Err(BodyError::new(K::InvalidType, at));
+                    }
+                    Some(_) => return Err(BodyError::new(K::ExpectedValue, at)),
+                },
+                St::ObjFirst => match c {
+                    Some(b'}') => {
+                        i += 1;
+                        self.close(chunk, i, at, sink)?;
+                    }
+                    Some(b'"') => {
+                        i += 1;
+                        self.key_start(at);
+                    }
+                    None => return Err(BodyError::new(K::Eof, at)),
+                    Some(_) => return Err(BodyError::new(K::KeyMustBeString, at)),
+                },
+                St::ObjComma => match c {
+                    Some(b'"') => {
+                        i += 1;
+                        self.key_start(at);
+                    }
+                    Some(b'}') => return Err(BodyError::new(K::TrailingComma, at)),
+                    None => return Err(BodyError::new(K::Eof, at)),
+                    Some(_) => return Err(BodyError::new(K::KeyMustBeString, at)),
+                },
+                St::Colon => match c {
+                    Some(b':') => {
+                        i += 1;
+                        self.member()?;
+                    }
+                    None => return Err(BodyError::new(K::Eof, at)),
+                    Some(_) => return Err(BodyError::new(K::ExpectedColon, at)),
+                },
+                St::Next => {
+                    let cont = self.cont();
+                    match (cont, c) {
+                        (_, None) => return Err(BodyError::new(K::Eof, at)),
+                        (Cont::TopObj | Cont::Item | Cont::GenObj, Some(b'}'))
+                        | (Cont::Contents | Cont::GenArr, Some(b']')) => {
+                            i += 1;
+                            self.close(chunk, i, at, sink)?;
+                        }
+                        (Cont::TopObj | Cont::Item | Cont::GenObj, Some(b',')) => {
+                            i += 1;
+                            self.st = St::ObjComma;
+                        }
+                        (Cont::Contents | Cont::GenArr, Some(b',')) => {
+                            i += 1;
+                            self.st = St::ArrComma;
+                        }
+                        (Cont::GenObj, Some(b']')) | (Cont::GenArr, Some(b'}')) => {
+                            return Err(BodyError::new(K::MismatchedBracket, at));
+                        }
+                        (Cont::TopObj | Cont::Item | Cont::GenObj, Some(_)) => {
+                            return Err(BodyError::new(K::ExpectedCommaOrEndOfObject, at));
+                        }
+                        (Cont::Contents | Cont::GenArr, Some(_)) => {
+                            return Err(BodyError::new(K::ExpectedCommaOrEndOfArray, at));
+                        }
+                        (Cont::TopArr, Some(c)) => {
+                            let n = self.fields().len();
+                            if usize::from(self.index) < n {
+                                match c {
+                                    b',' => {
+                                        i += 1;
+                                        self.st = St::ArrComma;
+                                    }
+                                    b']' => return Err(BodyError::new(K::InvalidLength, at)),
+                                    _ => {
+                                        return Err(BodyError::new(
+                                            K::ExpectedCommaOrEndOfArray,
+                                            at,
+                                        ));
+                                    }
+                                }
+                            } else if c == b']' {
+                                i += 1;
+                                self.st = St::End;
+                            } else {
+                                return Err(BodyError::new(K::TrailingCharacters, at));
+                            }
+                        }
+                    }
+                }
+                St::ArrFirst => match (self.cont(), c) {
+                    (Cont::TopArr, Some(b']')) => {
+                        return Err(BodyError::new(K::InvalidLength, at));
+                    }
+                    (Cont::Contents | Cont::GenArr, Some(b']')) => {
+                        i += 1;
+                        self.close(chunk, i, at, sink)?;
+                    }
+                    (cont, _) => self.element(cont),
+                },
+                St::ArrComma => match (self.cont(), c) {
+                    (_, Some(b']')) => return Err(BodyError::new(K::TrailingComma, at)),
+                    (cont, _) => self.element(cont),
+                },
+                St::Value => {
+                    i = self.value(i, c, at, sink)?;
+                }
+                St::End => match c {
+                    None => return Ok(()),
+                    Some(_) => return Err(BodyError::new(K::TrailingCharacters, at)),
+                },
+            }
+        }
+        if S::READS {
+            if let Some(field) = self.cap {
+                let piece = chunk.get(self.cap_from..).unwrap_or_default();
+                if !piece.is_empty() {
+                    sink.event(Ev::Raw(field, piece));
+                }
+            }
+            self.cap_from = 0;
+        }
+        self.base += chunk.len();
+        Ok(())
+    }
+
+    /// An array element is next (whitespace skipped): in a positional struct
+    /// the next field, in `contents` an item, in a value a nested value.
+    fn element(&mut self, cont: Cont) {
+        self.field = match cont {
+            Cont::TopArr => self
+                .fields()
+                .get(usize::from(self.index))
+                .copied()
+                .unwrap_or(Field::Ignored),
+            Cont::Contents => Field::BadItem, // refined at the value's first byte
+            _ => self.field,
+        };
+        self.st = St::Value;
+    }
+
+    /// An object key's opening quote was at `at`.
+    fn key_start(&mut self, at: usize) {
+        self.key_at = at;
+        self.key = true;
+        self.read = false;
+        let cont = self.cont();
+        self.names = match cont {
+            Cont::TopObj => Names::Top,
+            Cont::Item => Names::Item,
+            Cont::GenObj if self.field == Field::Scope && self.depth == 1 => Names::Scope,
+            _ => Names::None,
+        };
+        // Keys are fully checked except inside ignored values.
+        let full = !matches!(cont, Cont::GenObj) || self.full;
+        self.string_start(full);
+    }
+
+    fn string_start(&mut self, full: bool) {
+        self.st = St::Str;
+        self.utf8_err = None;
+        self.have = 0;
+        self.need = 0;
+        // `full` is only consulted inside the string.
+        self.str_full = full;
+        self.matcher = Matcher::new(self.name_table(self.names).len());
+    }
+}
+
+/// Fields whose strings a reader is given.
+const fn reads_string(field: Field) -> bool {
+    matches!(
+        field,
+        Field::ResultType
+            | Field::Message
+            | Field::ItemUri
+            | Field::ItemMime
+            | Field::ItemText
+            | Field::ItemBlob
+    )
+}
+
+/// Fields whose raw JSON a reader is given.
+const fn reads_raw(field: Field) -> bool {
+    matches!(field, Field::ResultMeta | Field::ItemMeta | Field::Data)
+}
+
+/// Length of the UTF-8 sequence a lead byte starts (a lead that
+/// `from_utf8` reported as cut short).
+const fn sequence_len(lead: u8) -> u8 {
+    match lead {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        _ => 2,
+    }
+}
+
+/// Index of the first `"`, `\` or control byte of `chunk` from `i` (or its
+/// length), and whether a byte >= 0x80 came before it: the scanner's word
+/// masks, and on hosts its long-run jump.
+#[inline]
+fn scan(chunk: &[u8], mut i: usize) -> (usize, bool) {
+    let mut or = 0u64;
+    let mut plain = 0u32;
+    loop {
+        let Some(word) = chunk.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+            while let Some(&c) = chunk.get(i) {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                or |= u64::from(c);
+                i += 1;
+            }
+            return (i, or & HI != 0);
+        };
+        let w = u64::from_le_bytes(*word);
+        let marks = special_exact(w);
+        if marks != 0 {
+            let n = marks.trailing_zeros() / 8;
+            or |= w & !(u64::MAX << (8 * n));
+            return (i + n as usize, or & HI != 0);
+        }
+        or |= w;
+        i += 8;
+        plain += 1;
+        if find::HOST && plain == 16 {
+            plain = 0;
+            let tail = chunk.get(i..).unwrap_or_default();
+            let run = find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
+            let text = tail.get(..run).unwrap_or_default();
+            let (controls, high) = controls_and_high(text);
+            if controls {
+                let first = text.iter().position(|&c| c < 0x20).unwrap_or(run);
+                return (i + first, true);
+            }
+            or |= u64::from(high) << 7;
+            i += run;
+        }
+    }
+}
+
+impl Machine {
+    /// `pos` is at a value's first non-whitespace byte `c` (`None` at the
+    /// end of the input): starts it as its field wants. Returns the index to
+    /// go on from.
+    fn value<S: Sink>(
+        &mut self,
+        i: usize,
+        c: Option<u8>,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<usize, BodyError> {
+        if self.depth > 0 {
+            if self.field == Field::Scope && self.depth == 1 && self.is_obj(1) {
+                self.scope_last_null = c == Some(b'n');
+            }
+            return self.generic(i, c, at);
+        }
+        self.value_at = at;
+        self.null = false;
+        let field = self.field;
+        let invalid = if c.is_none() { K::Eof } else { K::InvalidType };
+        let invalid = BodyError::new(invalid, at);
+        match field {
+            Field::ResultType | Field::RequestState | Field::Message | Field::ReqUri => match c {
+                Some(b'n') if matches!(field, Field::ResultType | Field::RequestState) => {
+                    Ok(self.null_literal(i))
+                }
+                Some(b'"') => Ok(self.typed_string(field, i, sink)),
+                _ => Err(invalid),
+            },
+            Field::Ttl | Field::Code => match c {
+                Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
+                Some(b'-' | b'0'..=b'9') => {
+                    self.full = true;
+                    Ok(self.number_start(c, at, i))
+                }
+                _ => Err(invalid),
+            },
+            Field::Scope => {
+                if c == Some(b'n') {
+                    return Ok(self.null_literal(i));
+                }
+                self.scope = None;
+                self.scope_str = c == Some(b'"');
+                self.scope_bad = !matches!(c, Some(b'"' | b'{'));
+                self.scope_last_null = false;
+                self.generic_value(true, 1);
+                self.generic(i, c, at)
+            }
+            Field::Contents => match c {
+                Some(b'[') => {
+                    self.in_contents = true;
+                    self.st = St::ArrFirst;
+                    Ok(i + 1)
+                }
+                _ => Err(invalid),
+            },
+            Field::ResultMeta | Field::ReqMeta | Field::InputResponses | Field::Data => match c {
+                Some(b'n') => Ok(self.null_literal(i)),
+                Some(b'{') => self.captured(field, 1, i, c, at, sink),
+                _ if field == Field::Data => self.captured(field, 1, i, c, at, sink),
+                _ => Err(invalid),
+            },
+            Field::ItemUri
+            | Field::ItemMime
+            | Field::ItemText
+            | Field::ItemBlob
+            | Field::ItemMeta
+            | Field::ItemOther => {
+                self.note_member(field, c);
+                match c {
+                    Some(b'"') => Ok(self.typed_string(field, i, sink)),
+                    Some(b'{') if field == Field::ItemMeta => {
+                        self.captured(field, 3, i, c, at, sink)
+                    }
+                    _ => {
+                        self.generic_value(true, 3);
+                        self.generic(i, c, at)
+                    }
+                }
+            }
+            Field::BadItem => {
+                if c == Some(b'{') {
+                    self.in_item = true;
+                    self.item = [Seen::default(); 5];
+                    self.st = St::ObjFirst;
+                    if S::READS {
+                        sink.event(Ev::ItemStart);
+                    }
+                    return Ok(i + 1);
+                }
+                self.generic_value(true, 2);
+                self.generic(i, c, at)
+            }
+            Field::Ignored => {
+                self.generic_value(false, 0);
+                self.generic(i, c, at)
+            }
+        }
+    }
+
+    /// A value the schema does not interpret begins.
+    fn generic_value(&mut self, full: bool, open: usize) {
+        self.full = full;
+        self.open = open;
+        self.depth = 0;
+    }
+
+    /// A raw field (`_meta`, `data`) begins: fully checked, and handed to a
+    /// reader piece by piece.
+    fn captured<S: Sink>(
+        &mut self,
+        field: Field,
+        open: usize,
+        i: usize,
+        c: Option<u8>,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<usize, BodyError> {
+        self.generic_value(true, open);
+        let next = self.generic(i, c, at)?;
+        if S::READS && reads_raw(field) {
+            self.cap = Some(field);
+            self.cap_from = i;
+            sink.event(Ev::Start(field));
+        }
+        Ok(next)
+    }
+
+    /// The whole-buffer decoder's `ItemShape::note`.
+    fn note_member(&mut self, field: Field, c: Option<u8>) {
+        let string = c == Some(b'"');
+        let null = c == Some(b'n');
+        let (slot, ok) = match field {
+            Field::ItemUri => (0, string),
+            Field::ItemMime => (1, string || null),
+            Field::ItemText => (2, string),
+            Field::ItemBlob => (3, string),
+            Field::ItemMeta => (4, null || c == Some(b'{')),
+            _ => return,
+        };
+        if let Some(seen) = self.item.get_mut(slot) {
+            seen.note(ok);
+        }
+    }
+
+    /// `null` for an optional field: the `n` at `i` is consumed.
+    fn null_literal(&mut self, i: usize) -> usize {
+        self.null = true;
+        self.lit = b"null";
+        self.lit_i = 1;
+        self.st = St::Lit;
+        i + 1
+    }
+
+    /// A typed string field's opening quote is at `i`.
+    fn typed_string<S: Sink>(&mut self, field: Field, i: usize, sink: &mut S) -> usize {
+        self.key = false;
+        self.names = Names::None;
+        self.read = S::READS && reads_string(field);
+        self.string_start(true);
+        if self.read {
+            sink.event(Ev::Start(field));
+        }
+        i + 1
+    }
+
+    /// A value inside (or as) a value the schema does not interpret.
+    fn generic(&mut self, i: usize, c: Option<u8>, at: usize) -> Result<usize, BodyError> {
+        match c {
+            Some(b @ (b'[' | b'{')) => {
+                if self.full {
+                    if self.open + self.depth + 1 > MAX_DEPTH {
+                        return Err(BodyError::new(K::RecursionLimitExceeded, at));
+                    }
+                } else if self.depth >= WINDOW {
+                    return Err(BodyError::new(K::StreamDepthExceeded, at));
+                }
+                let level = self.depth;
+                self.depth += 1;
+                if let Some(w) = self.stack.get_mut(level / 64) {
+                    let mask = 1u64 << (level % 64);
+                    if b == b'{' {
+                        *w |= mask;
+                    } else {
+                        *w &= !mask;
+                    }
+                }
+                self.st = if b == b'{' {
+                    St::ObjFirst
+                } else {
+                    St::ArrFirst
+                };
+                Ok(i + 1)
+            }
+            Some(b'"') => {
+                self.key = false;
+                self.read = false;
+                self.names = if self.field == Field::Scope && self.depth == 0 {
+                    Names::Scope
+                } else {
+                    Names::None
+                };
+                self.string_start(self.full);
+                Ok(i + 1)
+            }
+            Some(b'-' | b'0'..=b'9') => Ok(self.number_start(c, at, i)),
+            Some(b't') => Ok(self.literal(b"true", i)),
+            Some(b'f') => Ok(self.literal(b"false", i)),
+            Some(b'n') => Ok(self.literal(b"null", i)),
+            Some(_) => Err(BodyError::new(K::ExpectedValue, at)),
+            None => Err(BodyError::new(K::Eof, at)),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8], i: usize) -> usize {
+        self.lit = word;
+        self.lit_i = 1;
+        self.st = St::Lit;
+        i + 1
+    }
+
+    // ----- strings -------------------------------------------------------
+
+    /// Inside a string at `chunk[i]`: takes the plain run up to the next
+    /// special byte and handles that byte. Returns the index to go on from.
+    fn string_bytes<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        sink: &mut S,
+    ) -> Result<usize, BodyError> {
+        let (j, high) = scan(chunk, i);
+        if j > i {
+            let run = chunk.get(i..j).unwrap_or_default();
+            self.plain(run, self.base + i, high, sink);
+        }
+        let at = self.base + j;
+        match chunk.get(j) {
+            None => Ok(j),
+            Some(b'"') => {
+                self.string_end(chunk, j, at, sink)?;
+                Ok(j + 1)
+            }
+            Some(b'\\') => {
+                self.break_sequence();
+                self.esc_at = at;
+                self.st = St::Esc;
+                Ok(j + 1)
+            }
+            Some(_) => Err(BodyError::new(K::ControlCharacterInString, at)),
+        }
+    }
+
+    /// A run of plain string bytes starting at absolute offset `run_at`.
+    fn plain<S: Sink>(&mut self, run: &[u8], run_at: usize, high: bool, sink: &mut S) {
+        if self.names != Names::None && self.matcher.cand != 0 {
+            let names = self.name_table(self.names);
+            self.matcher.feed(names, run);
+        }
+        if !self.str_full || self.utf8_err.is_some() {
+            return;
+        }
+        let mut run = run;
+        let mut run_at = run_at;
+        if self.have < self.need {
+            let taken = self.complete_sequence(run, sink);
+            run = run.get(taken..).unwrap_or_default();
+            run_at += taken;
+            if self.utf8_err.is_some() || run.is_empty() {
+                return;
+            }
+        }
+        if !high && !self.read {
+            return;
+        }
+        match core::str::from_utf8(run) {
+            Ok(text) => {
+                if self.read {
+                    sink.event(Ev::Str(self.field, text));
+                }
+            }
+            Err(e) => {
+                let valid = e.valid_up_to();
+                if self.read && valid > 0 {
+                    let head = run.get(..valid).unwrap_or_default();
+                    if let Ok(text) = core::str::from_utf8(head) {
+                        sink.event(Ev::Str(self.field, text));
+                    }
+                }
+                let tail = run.get(valid..).unwrap_or_default();
+                match (e.error_len(), tail.first()) {
+                    (None, Some(&lead)) if tail.len() < 4 => {
+                        // Cut short: the rest of the character may follow.
+                        self.pend = [0; 4];
+                        if let Some(p) = self.pend.get_mut(..tail.len()) {
+                            p.copy_from_slice(tail);
+                        }
+                        self.have = tail.len() as u8;
+                        self.need = sequence_len(lead);
+                        self.pend_at = run_at + valid;
+                    }
+                    _ => self.utf8_err = Some(run_at + valid),
+                }
+            }
+        }
+    }
+
+    /// Completes the held UTF-8 sequence from the start of `run`; returns
+    /// how many bytes it took.
+    fn complete_sequence<S: Sink>(&mut self, run: &[u8], sink: &mut S) -> usize {
+        let mut taken = 0;
+        while self.have < self.need {
+            let Some(&b) = run.get(taken) else {
+                return taken;
+            };
+            if let Some(slot) = self.pend.get_mut(usize::from(self.have)) {
+                *slot = b;
+            }
+            self.have += 1;
+            taken += 1;
+        }
+        let seq = self.pend.get(..usize::from(self.need)).unwrap_or_default();
+        match core::str::from_utf8(seq) {
+            Ok(text) => {
+                if self.read {
+                    sink.event(Ev::Str(self.field, text));
+                }
+            }
+            Err(_) => self.utf8_err = Some(self.pend_at),
+        }
+        self.have = 0;
+        self.need = 0;
+        taken
+    }
+
+    /// A special byte (quote, backslash, control) cuts a held sequence:
+    /// invalid at its lead byte.
+    fn break_sequence(&mut self) {
+        if self.have < self.need {
+            if self.utf8_err.is_none() {
+                self.utf8_err = Some(self.pend_at);
+            }
+            self.have = 0;
+            self.need = 0;
+        }
+    }
+
+    /// An escape gave `ch`.
+    fn unescaped<S: Sink>(&mut self, ch: char, sink: &mut S) {
+        if !self.str_full {
+            return;
+        }
+        let mut buf = [0u8; 4];
+        let text = ch.encode_utf8(&mut buf);
+        if self.names != Names::None && self.matcher.cand != 0 {
+            let names = self.name_table(self.names);
+            self.matcher.feed(names, text.as_bytes());
+        }
+        if self.read && self.utf8_err.is_none() {
+            sink.event(Ev::Str(self.field, text));
+        }
+    }
+
+    /// The four digits of a `\u` escape are read.
+    fn hex_done<S: Sink>(&mut self, sink: &mut S) -> Result<(), BodyError> {
+        self.st = St::Str;
+        if !self.str_full {
+            return Ok(());
+        }
+        let n = self.hex;
+        let code = if self.pair {
+            if !(0xDC00..0xE000).contains(&n) {
+                return Err(BodyError::new(K::LoneSurrogate, self.esc_at + 6));
+            }
+            0x10000 + ((u32::from(self.high) - 0xD800) << 10) + (u32::from(n) - 0xDC00)
+        } else if (0xD800..0xE000).contains(&n) {
+            if n >= 0xDC00 {
+                return Err(BodyError::new(K::LoneSurrogate, self.esc_at));
+            }
+            self.high = n;
+            self.st = St::PairBs;
+            return Ok(());
+        } else {
+            u32::from(n)
+        };
+        let ch = char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
+        self.unescaped(ch, sink);
+        Ok(())
+    }
+
+    /// The closing quote of a string is `chunk[j]`, at absolute `at`.
+    fn string_end<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        j: usize,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), BodyError> {
+        self.break_sequence();
+        if let Some(e) = self.utf8_err {
+            return Err(BodyError::new(K::InvalidUtf8, e));
+        }
+        let names = self.name_table(self.names);
+        let found = self.matcher.found(names);
+        if self.key {
+            self.key = false;
+            self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
+            self.st = St::Colon;
+            return Ok(());
+        }
+        if self.read {
+            self.read = false;
+            sink.event(Ev::End(self.field));
+        }
+        if self.names == Names::Scope {
+            match found {
+                Some(0) => self.scope = Some(CacheScope::Public),
+                Some(_) => self.scope = Some(CacheScope::Private),
+                None if self.matcher.len == 0 => self.scope = None,
+                None => self.scope_bad = true,
+            }
+        }
+        self.after_scalar(chunk, j + 1, at + 1, sink)
+    }
+
+    // ----- members, scalars and closes ----------------------------------
+
+    /// The colon after a key was consumed: the member's field.
+    fn member(&mut self) -> Result<(), BodyError> {
+        let found = (self.key_found != NO_MATCH).then_some(usize::from(self.key_found));
+        match self.cont() {
+            Cont::TopObj => {
+                self.field = match found {
+                    Some(j) => {
+                        if self.seen >> j & 1 == 1 {
+                            return Err(BodyError::new(K::DuplicateField, self.key_at));
+                        }
+                        self.seen |= 1 << j;
+                        self.fields().get(j).copied().unwrap_or(Field::Ignored)
+                    }
+                    None => Field::Ignored,
+                };
+            }
+            Cont::Item => {
+                self.field = found
+                    .and_then(|j| ITEM_FIELDS.get(j).copied())
+                    .unwrap_or(Field::ItemOther);
+            }
+            Cont::GenObj if self.field == Field::Scope && self.depth == 1 => {
+                let this = match found {
+                    Some(0) => Some(CacheScope::Public),
+                    Some(_) => Some(CacheScope::Private),
+                    None => None,
+                };
+                match this {
+                    Some(v) if self.scope.is_none_or(|s| s == v) => self.scope = Some(v),
+                    _ => self.scope_bad = true,
+                }
+            }
+            _ => {}
+        }
+        self.st = St::Value;
+        Ok(())
+    }
+
+    /// A scalar ended; `i` is the chunk index after it (absolute `at`).
+    fn after_scalar<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), BodyError> {
+        if self.depth > 0 {
+            self.st = St::Next;
+            Ok(())
+        } else {
+            self.value_end(chunk, i, at, sink)
+        }
+    }
+
+    /// A closing bracket at absolute `at` was consumed (`i` is the index
+    /// after it).
+    fn close<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), BodyError> {
+        match self.cont() {
+            Cont::GenObj | Cont::GenArr => {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    self.value_end(chunk, i, at + 1, sink)
+                } else {
+                    self.st = St::Next;
+                    Ok(())
+                }
+            }
+            Cont::Item => {
+                let [uri, mime, text, blob, meta] = self.item;
+                let common = uri.once_ok() && mime.at_most_once_ok() && meta.at_most_once_ok();
+                let is_text = common && text.once_ok();
+                if !is_text && !(common && blob.once_ok()) {
+                    return Err(BodyError::new(K::InvalidContentItem, at));
+                }
+                self.in_item = false;
+                self.st = St::Next;
+                if S::READS {
+                    sink.event(Ev::ItemEnd(is_text));
+                }
+                Ok(())
+            }
+            Cont::Contents => {
+                self.in_contents = false;
+                self.field = Field::Contents;
+                self.value_end(chunk, i, at + 1, sink)
+            }
+            Cont::TopObj | Cont::TopArr => {
+                let need: u8 = match self.kind {
+                    Kind::Result => 1 << 3,
+                    Kind::Error => 0b11,
+                    Kind::Request => 1 << 1,
+                };
+                if self.seen & need != need {
+                    return Err(BodyError::new(K::MissingField, at));
+                }
+                self.st = St::End;
+                Ok(())
+            }
+        }
+    }
+
+    /// The current field's value is complete; `i` is the chunk index after
+    /// it (absolute `at`).
+    fn value_end<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), BodyError> {
+        let field = self.field;
+        match field {
+            Field::Ttl => {
+                let ttl = if self.null {
+                    None
+                } else {
+                    match self.class() {
+                        crate::json::scan::Num::U64(v) if i64::try_from(v).is_ok() => Some(v),
+                        crate::json::scan::Num::U64(_) => {
+                            return Err(BodyError::new(K::IntegerOutOfRange, self.value_at));
+                        }
+                        crate::json::scan::Num::I64(_) => Some(0),
+                        crate::json::scan::Num::F64 => {
+                            return Err(BodyError::new(K::InvalidType, self.value_at));
+                        }
+                    }
+                };
+                if S::READS {
+                    sink.event(Ev::Ttl(ttl));
+                }
+            }
+            Field::Code => {
+                let out = BodyError::new(K::IntegerOutOfRange, self.value_at);
+                let code = match self.class() {
+                    crate::json::scan::Num::U64(v) => i32::try_from(v).map_err(|_| out)?,
+                    crate::json::scan::Num::I64(v) => i32::try_from(v).map_err(|_| out)?,
+                    crate::json::scan::Num::F64 => {
+                        return Err(BodyError::new(K::InvalidType, self.value_at));
+                    }
+                };
+                if S::READS {
+                    sink.event(Ev::Code(code));
+                }
+            }
+            Field::Scope => {
+                let scope = if self.null {
+                    None
+                } else if self.scope_bad || (!self.scope_str && !self.scope_last_null) {
+                    return Err(BodyError::new(K::UnknownCacheScope, self.value_at));
+                } else if !self.scope_str && self.scope.is_none() {
+                    return Err(BodyError::new(K::UnknownCacheScope, self.value_at));
+                } else {
+                    self.scope
+                };
+                if S::READS {
+                    sink.event(Ev::Scope(scope));
+                }
+            }
+            Field::BadItem => return Err(BodyError::new(K::InvalidContentItem, at)),
+            _ => {}
+        }
+        if S::READS
+            && let Some(f) = self.cap.take()
+        {
+            let piece = chunk.get(self.cap_from..i).unwrap_or_default();
+            if !piece.is_empty() {
+                sink.event(Ev::Raw(f, piece));
+            }
+            sink.event(Ev::End(f));
+        }
+        self.st = St::Next;
+        if !self.in_item && !self.in_contents && self.top_arr {
+            self.index += 1;
+        }
+        Ok(())
+    }
+
+    // ----- numbers -------------------------------------------------------
+
+    /// A number starts with `c` (`-` or a digit) at `i`.
+    fn number_start(&mut self, c: Option<u8>, at: usize, i: usize) -> usize {
+        self.st = St::Num;
+        self.num = NumSt::First;
+        self.value_start_num(at);
+        if c == Some(b'-') {
+            self.positive = false;
+            i + 1
+        } else {
+            i
+        }
+    }
+
+    fn value_start_num(&mut self, at: usize) {
+        self.num_at = at;
+        self.positive = true;
+        self.sig = 0;
+        self.before = 0;
+        self.after = 0;
+        self.frac_digits = false;
+        self.frac_overflow = false;
+        self.starting = 0;
+        self.exp = 0;
+        self.positive_exp = true;
+        self.exp_skip = false;
+        self.float = false;
+    }
+
+    /// The number's next byte `c` at absolute `at`: `Ok(true)` if it belongs
+    /// to the number, `Ok(false)` if the number ended before it.
+    fn number_byte(&mut self, c: Option<u8>, at: usize) -> Result<bool, BodyError> {
+        let digit = match c {
+            Some(d @ b'0'..=b'9') => Some(u64::from(d - b'0')),
+            _ => None,
+        };
+        let full = self.full;
+        let expected = || {
+            BodyError::new(
+                if c.is_none() {
+                    K::Eof
+                } else {
+                    K::InvalidNumber
+                },
+                at,
+            )
+        };
+        match self.num {
+            NumSt::First => match digit {
+                Some(0) => self.num = NumSt::Zero,
+                Some(d) => {
+                    self.sig = d;
+                    self.num = NumSt::Int;
+                }
+                None => return Err(expected()),
+            },
+            NumSt::Zero => match c {
+                Some(b'0'..=b'9') => return Err(BodyError::new(K::InvalidNumber, at)),
+                Some(b'.') => self.fraction(),
+                Some(b'e' | b'E') => self.exponent(0),
+                _ => return Ok(false),
+            },
+            NumSt::Int => match (c, digit) {
+                (_, Some(d)) => {
+                    if full {
+                        if overflows(self.sig, d) {
+                            self.num = NumSt::Long;
+                            self.float = true;
+                            self.before = 1;
+                        } else {
+                            self.sig = self.sig * 10 + d;
+                        }
+                    }
+                }
+                (Some(b'.'), _) => self.fraction(),
+                (Some(b'e' | b'E'), _) => self.exponent(0),
+                _ => return Ok(false),
+            },
+            NumSt::Long => match (c, digit) {
+                (_, Some(_)) => self.before = self.before.wrapping_add(1),
+                (Some(b'.'), _) => self.fraction(),
+                (Some(b'e' | b'E'), _) => self.exponent(self.before),
+                _ => return Ok(false),
+            },
+            NumSt::Frac => match (c, digit) {
+                (_, Some(d)) => {
+                    self.frac_digits = true;
+                    if full && !self.frac_overflow {
+                        if overflows(self.sig, d) {
+                            self.frac_overflow = true;
+                        } else {
+                            self.sig = self.sig * 10 + d;
+                            self.after = self.after.wrapping_sub(1);
+                        }
+                    }
+                }
+                _ if !self.frac_digits => return Err(expected()),
+                (Some(b'e' | b'E'), _) => self.exponent(self.before.wrapping_add(self.after)),
+                _ => return Ok(false),
+            },
+            NumSt::ExpSign => match c {
+                Some(b'+') => self.num = NumSt::ExpFirst,
+                Some(b'-') => {
+                    self.positive_exp = false;
+                    self.num = NumSt::ExpFirst;
+                }
+                _ => {
+                    self.num = NumSt::ExpFirst;
+                    return self.number_byte(c, at);
+                }
+            },
+            NumSt::ExpFirst => match digit {
+                Some(d) => {
+                    self.exp = d as i32;
+                    self.num = NumSt::Exp;
+                }
+                None => return Err(expected()),
+            },
+            NumSt::Exp => match digit {
+                Some(d) => {
+                    let d = d as i32;
+                    if full && !self.exp_skip {
+                        let exp = self.exp;
+                        if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
+                            if self.sig != 0 && self.positive_exp {
+                                return Err(BodyError::new(K::NumberOutOfRange, self.num_at));
+                            }
+                            self.exp_skip = true;
+                        } else {
+                            self.exp = exp * 10 + d;
+                        }
+                    }
+                }
+                None => return Ok(false),
+            },
+        }
+        Ok(true)
+    }
+
+    fn fraction(&mut self) {
+        self.num = NumSt::Frac;
+        self.float = true;
+    }
+
+    fn exponent(&mut self, starting: i32) {
+        self.num = NumSt::ExpSign;
+        self.float = true;
+        self.starting = starting;
+    }
+
+    /// The number ended: serde_json's range check for floats.
+    fn number_end(&mut self) -> Result<(), BodyError> {
+        if !self.full || !self.float {
+            return Ok(());
+        }
+        let exponent = match self.num {
+            NumSt::Long => self.before,
+            NumSt::Frac => self.before.wrapping_add(self.after),
+            NumSt::Exp if self.exp_skip => return Ok(()),
+            NumSt::Exp if self.positive_exp => self.starting.saturating_add(self.exp),
+            NumSt::Exp => self.starting.saturating_sub(self.exp),
+            _ => return Ok(()),
+        };
+        f64_from_parts(self.sig, exponent, self.num_at)
+    }
+
+    /// The last number's class, as serde_json's `parse_integer` gives it.
+    fn class(&self) -> crate::json::scan::Num {
+        use crate::json::scan::Num;
+        if self.float {
+            Num::F64
+        } else if self.positive {
+            Num::U64(self.sig)
+        } else {
+            #[allow(clippy::cast_possible_wrap)]
+            let neg = (self.sig as i64).wrapping_neg();
+            if neg >= 0 { Num::F64 } else { Num::I64(neg) }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Frames larger than any buffer: validation and reading fed in chunks, in
+//! constant memory, with exactly [`Frame::decode`](crate::Frame::decode)'s
+//! answer.
+//!
+//! * [`FrameValidator`] and [`RequestValidator`] take the input in chunks of
+//!   any size (empty ones too) and keep no part of it: one fixed-size value
+//!   ([`FrameValidator`] is listed in the README with its size per target).
+//!   For every byte string and every way to cut it, `finish` gives `Ok`
+//!   with the same tag as [`Frame::decode`](crate::Frame::decode) on the
+//!   whole, or the same error (same kind, same offset from the frame's
+//!   first byte). An error comes from the first `feed` whose bytes decide
+//!   it, or from `finish` when the input ended early; every later call
+//!   returns it again.
+//! * [`Reader`] runs the same machine and hands out what arrives, borrowed
+//!   from the chunk being fed: the result's fields, each content item's
+//!   `uri`, `mimeType`, text (unescaped) and blob (decoded from base64),
+//!   `_meta` and `data` as raw JSON, the error's `code` and `message`.
+//!
+//! # The one deviation: ignored members deeper than 1024 levels
+//!
+//! The reference skips unknown top-level members at any depth, checking
+//! that their brackets match. That takes a bit of memory per open level, so
+//! a constant-memory validator has a limit: [`IGNORED_DEPTH`] levels inside
+//! one ignored member. Deeper, the validators return
+//! [`BodyErrorKind::StreamDepthExceeded`](crate::BodyErrorKind::StreamDepthExceeded)
+//! at the bracket that passes it: never `Ok` for a frame the reference
+//! rejects, never a plain syntax error for one it might accept. Typed values
+//! (`_meta`, `data`, content items) have the reference's own limit of 127
+//! levels, which both decoders enforce alike. (The whole-buffer decoder
+//! takes more passes for deeper ignored values instead; the exchange's
+//! [`TooLarge`](crate::TooLarge) is the same kind of limit for whole frames.)
+//!
+//! # Example
+//!
+//! ```
+//! use diverge_frame::stream::FrameValidator;
+//! use diverge_frame::{Frame, Tag};
+//!
+//! let frame = b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"caf\\u00e9\"}]}";
+//! let mut v = FrameValidator::new();
+//! for chunk in frame.chunks(5) {
+//!     v.feed(chunk)?;
+//! }
+//! assert_eq!(v.finish()?, Tag::Result);
+//! assert!(Frame::decode(frame).is_ok());
+//! # Ok::<(), diverge_frame::FrameError>(())
+//! ```
+
+pub(crate) mod machine;
+mod reader;
+
+pub use reader::{Event, Kept, Reader};
+
+use crate::error::{BodyError, FrameError};
+use crate::frame::Tag;
+use machine::{Kind, Machine};
+
+/// Levels of nesting the validators check inside one ignored member (an
+/// unknown top-level member, which the reference only syntax-checks at any
+/// depth). Deeper input is refused with
+/// [`BodyErrorKind::StreamDepthExceeded`](crate::BodyErrorKind::StreamDepthExceeded).
+pub const IGNORED_DEPTH: usize = crate::json::scan::WINDOW;
+
+/// Validates a response frame fed in chunks, as
+/// [`Frame::decode`](crate::Frame::decode) validates it whole.
+///
+/// ```
+/// use diverge_frame::stream::FrameValidator;
+/// use diverge_frame::{BodyErrorKind, FrameError};
+///
+/// // The same error, at the same offset, wherever the input is cut.
+/// let bad = b"\x01{\"code\":1.5,\"message\":\"m\"}";
+/// let whole = diverge_frame::Frame::decode(bad).unwrap_err();
+/// let mut v = FrameValidator::new();
+/// let mut got = Ok(());
+/// for byte in bad.chunks(1) {
+///     got = got.and(v.feed(byte));
+/// }
+/// let got = got.and_then(|()| v.finish().map(|_| ()));
+/// assert_eq!(got, Err(whole));
+/// let FrameError::Body(e) = whole else { unreachable!() };
+/// assert_eq!((e.kind(), e.offset()), (BodyErrorKind::InvalidType, 9));
+/// ```
+#[derive(Debug, Clone)]
+pub struct FrameValidator {
+    tag: Option<Tag>,
+    machine: Machine,
+    error: Option<FrameError>,
+}
+
+impl Default for FrameValidator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FrameValidator {
+    /// A validator before the frame's first byte.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            tag: None,
+            machine: Machine::new(Kind::Result, 1),
+            error: None,
+        }
+    }
+
+    /// The frame's tag, once its first byte was fed.
+    #[must_use]
+    pub const fn tag(&self) -> Option<Tag> {
+        self.tag
+    }
+
+    /// Bytes fed so far (the tag byte included).
+    #[must_use]
+    pub const fn fed(&self) -> usize {
+        match self.tag {
+            None => 0,
+            Some(_) => self.machine.offset(),
+        }
+    }
+
+    /// Feeds the next bytes of the frame.
+    ///
+    /// # Errors
+    ///
+    /// The [`FrameError`] that [`Frame::decode`](crate::Frame::decode) gives
+    /// for the whole frame, as soon as these bytes decide it; then the same
+    /// error from every later call.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), FrameError> {
+        self.step(chunk, false, &mut ())
+    }
+
+    /// Ends the frame.
+    ///
+    /// # Errors
+    ///
+    /// [`FrameError::Empty`] when nothing was fed, or the error of a frame
+    /// that ended early (or of an earlier `feed`).
+    pub fn finish(mut self) -> Result<Tag, FrameError> {
+        self.step(&[], true, &mut ())?;
+        self.tag.ok_or(FrameError::Empty)
+    }
+
+    pub(crate) fn step<S: machine::Sink>(
+        &mut self,
+        mut chunk: &[u8],
+        eof: bool,
+        sink: &mut S,
+    ) -> Result<(), FrameError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.tag.is_none() {
+            let Some((&byte, rest)) = chunk.split_first() else {
+                return if eof {
+                    Err(self.fail(FrameError::Empty))
+                } else {
+                    Ok(())
+                };
+            };
+            let tag = match Tag::from_byte(byte) {
+                Some(tag) => tag,
+                None => return Err(self.fail(FrameError::UnknownTag(byte))),
+            };
+            self.tag = Some(tag);
+            let kind = match tag {
+                Tag::Result => Kind::Result,
+                Tag::Error => Kind::Error,
+            };
+            self.machine = Machine::new(kind, 1);
+            chunk = rest;
+        }
+        match self.machine.run(chunk, eof, sink) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.fail(FrameError::Body(e))),
+        }
+    }
+
+    fn fail(&mut self, e: FrameError) -> FrameError {
+        self.error = Some(e);
+        e
+    }
+}
+
+/// Validates request JSON fed in chunks, as
+/// [`RequestView::decode`](crate::RequestView::decode) validates it whole.
+///
+/// ```
+/// use diverge_frame::stream::RequestValidator;
+///
+/// let mut v = RequestValidator::new();
+/// v.feed(br#"{"_meta":{"progressToken":7},"u"#)?;
+/// v.feed(br#"ri":"docs://readme"}"#)?;
+/// v.finish()?;
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct RequestValidator {
+    machine: Machine,
+    error: Option<BodyError>,
+}
+
+impl Default for RequestValidator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RequestValidator {
+    /// A validator before the request's first byte.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            machine: Machine::new(Kind::Request, 0),
+            error: None,
+        }
+    }
+
+    /// Bytes fed so far.
+    #[must_use]
+    pub const fn fed(&self) -> usize {
+        self.machine.offset()
+    }
+
+    /// Feeds the next bytes of the request.
+    ///
+    /// # Errors
+    ///
+    /// The [`BodyError`] that [`RequestView::decode`](crate::RequestView::decode)
+    /// gives for the whole request, as soon as these bytes decide it; then
+    /// the same error from every later call.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), BodyError> {
+        self.step(chunk, false)
+    }
+
+    /// Ends the request.
+    ///
+    /// # Errors
+    ///
+    /// The error of a request that ended early (or of an earlier `feed`).
+    pub fn finish(mut self) -> Result<(), BodyError> {
+        self.step(&[], true)
+    }
+
+    fn step(&mut self, chunk: &[u8], eof: bool) -> Result<(), BodyError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.machine.run(chunk, eof, &mut ()).inspect_err(|&e| {
+            self.error = Some(e);
+        })
+    }
+}

@@ -1,0 +1,264 @@
+//! [`Reader`]: the streaming machine with its events handed out.
+
+use super::FrameValidator;
+use super::machine::{Ev, Field, Sink};
+use crate::base64::{Carry, DecodeError, Decoder};
+use crate::blob::Base64Error;
+use crate::error::FrameError;
+use crate::frame::Tag;
+use crate::view::result::CacheScope;
+
+/// Which body of a content item the reference keeps, told at the item's
+/// end ([`Event::ItemEnd`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Kept {
+    /// The item is a text item: the [`Event::Text`] pieces since its one
+    /// [`Event::TextStart`] are its body; any blob pieces are dropped.
+    Text,
+    /// The item is a blob item: the [`Event::Blob`] pieces since its one
+    /// [`Event::BlobStart`] are its body; any text pieces are dropped (a
+    /// `text` that was duplicated or not a string makes the reference fall
+    /// through to the blob).
+    Blob,
+}
+
+/// What a [`Reader`] hands out, in wire order, borrowed from the chunk being
+/// fed (or from the reader, for decoded blob bytes and characters made by
+/// an escape).
+///
+/// **Everything is provisional until [`Event::FrameEnd`]**: a frame can turn
+/// out invalid at its last byte, and then the reference has no value at all.
+/// **Within a content item, text and blob pieces are provisional until
+/// [`Event::ItemEnd`]**, which names the body the reference keeps: an item
+/// may carry both (`text` wins), or a broken or duplicated `text` that
+/// falls through to its `blob`.
+///
+/// Pieces of one string concatenated give its unescaped text (a piece never
+/// ends inside a character); each string field (`resultType`, `uri`,
+/// `mimeType`, `message`) opens with a piece, empty, so that an empty string
+/// is told from an absent one. Pieces of a raw value give its JSON bytes as
+/// on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event<'e> {
+    /// A piece of the result's `resultType`.
+    ResultType(&'e str),
+    /// The result's `ttlMs` (`null` is `None`; negative is 0, as the
+    /// reference reads it).
+    TtlMs(Option<u64>),
+    /// The result's `cacheScope` (`null` and `""` are `None`).
+    CacheScope(Option<CacheScope>),
+    /// A piece of the result's `_meta` object, raw JSON.
+    Meta(&'e [u8]),
+    /// A content item begins.
+    ItemStart,
+    /// A piece of the item's `uri`.
+    Uri(&'e str),
+    /// A piece of the item's `mimeType`.
+    MimeType(&'e str),
+    /// A `text` member begins (an item can have more than one: see
+    /// [`Kept::Blob`]).
+    TextStart,
+    /// A piece of a `text` member, unescaped. Provisional until
+    /// [`Event::ItemEnd`].
+    Text(&'e str),
+    /// A `blob` member begins.
+    BlobStart,
+    /// Bytes of a `blob` member, decoded from base64. Provisional until
+    /// [`Event::ItemEnd`].
+    Blob(&'e [u8]),
+    /// The `blob` member ended: the decoded length, or why its text is not
+    /// base64 (which the reference does not check: the frame stays valid).
+    BlobEnd(Result<usize, Base64Error>),
+    /// A piece of the item's `_meta` object, raw JSON.
+    ItemMeta(&'e [u8]),
+    /// The item ended and is valid; the reference keeps this body.
+    ItemEnd(Kept),
+    /// The error's `code`.
+    Code(i32),
+    /// A piece of the error's `message`.
+    Message(&'e str),
+    /// A piece of the error's `data` value, raw JSON (`null` gives none).
+    Data(&'e [u8]),
+    /// The frame is valid: everything handed out stands.
+    FrameEnd(Tag),
+}
+
+/// Reads a response frame fed in chunks, handing out [`Event`]s, with the
+/// validation (and the answer) of [`FrameValidator`].
+///
+/// `N` is the size of the buffer blobs are decoded through: each
+/// [`Event::Blob`] holds at most `N - 3` bytes. It must be at least 48.
+///
+/// ```
+/// use diverge_frame::stream::{Event, Kept, Reader};
+///
+/// // {"contents":[{"uri":"u","blob":"aGk=","text":"h\u00e9"}]}: text wins.
+/// let frame = b"\x00{\"contents\":[{\"uri\":\"u\",\"blob\":\"aGk=\",\"text\":\"h\\u00e9\"}]}";
+/// let mut reader = Reader::<64>::new();
+/// let (mut text, mut blob, mut kept) = (String::new(), Vec::new(), None);
+/// let mut on = |e: Event<'_>| match e {
+///     Event::Text(piece) => text.push_str(piece),
+///     Event::Blob(bytes) => blob.extend_from_slice(bytes),
+///     Event::ItemEnd(k) => kept = Some(k),
+///     _ => {}
+/// };
+/// for chunk in frame.chunks(7) {
+///     reader.feed(chunk, &mut on)?;
+/// }
+/// reader.finish(&mut on)?;
+/// assert_eq!((text.as_str(), blob.as_slice(), kept), ("hé", &b"hi"[..], Some(Kept::Text)));
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reader<const N: usize = 256> {
+    validator: FrameValidator,
+    blob: BlobState<N>,
+}
+
+#[derive(Debug, Clone)]
+struct BlobState<const N: usize> {
+    buf: [u8; N],
+    carry: Carry,
+    total: usize,
+}
+
+impl<const N: usize> Default for Reader<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> Reader<N> {
+    /// Base64 characters fed to the decoder at once, so that its output
+    /// (with a held quad completed) fits the buffer.
+    const PIECE: usize = {
+        assert!(N >= 48, "a Reader's blob buffer holds at least 48 bytes");
+        N / 3 * 4 - 4
+    };
+
+    /// A reader before the frame's first byte.
+    #[must_use]
+    pub const fn new() -> Self {
+        let _ = Self::PIECE;
+        Self {
+            validator: FrameValidator::new(),
+            blob: BlobState {
+                buf: [0; N],
+                carry: Carry::new(),
+                total: 0,
+            },
+        }
+    }
+
+    /// The frame's tag, once its first byte was fed.
+    #[must_use]
+    pub const fn tag(&self) -> Option<Tag> {
+        self.validator.tag()
+    }
+
+    /// Feeds the next bytes of the frame; `on` is called for every event
+    /// they complete.
+    ///
+    /// # Errors
+    ///
+    /// As [`FrameValidator::feed`]: the frame's error as soon as these bytes
+    /// decide it, then again from every later call.
+    pub fn feed(&mut self, chunk: &[u8], on: impl FnMut(Event<'_>)) -> Result<(), FrameError> {
+        let mut sink = Events {
+            blob: &mut self.blob,
+            on,
+        };
+        self.validator.step(chunk, false, &mut sink)
+    }
+
+    /// Ends the frame: the last events, then [`Event::FrameEnd`] if it is
+    /// valid.
+    ///
+    /// # Errors
+    ///
+    /// As [`FrameValidator::finish`].
+    pub fn finish(mut self, on: impl FnMut(Event<'_>)) -> Result<Tag, FrameError> {
+        let mut sink = Events {
+            blob: &mut self.blob,
+            on,
+        };
+        self.validator.step(&[], true, &mut sink)?;
+        let tag = self.validator.tag().ok_or(FrameError::Empty)?;
+        (sink.on)(Event::FrameEnd(tag));
+        Ok(tag)
+    }
+}
+
+/// The machine's events made public: blob text decoded on the way.
+struct Events<'r, const N: usize, F> {
+    blob: &'r mut BlobState<N>,
+    on: F,
+}
+
+impl<const N: usize, F: FnMut(Event<'_>)> Sink for Events<'_, N, F> {
+    const READS: bool = true;
+
+    fn event(&mut self, ev: Ev<'_>) {
+        let event = match ev {
+            Ev::Start(Field::ItemText) => Event::TextStart,
+            // Each string field opens with a piece, empty here, so that an
+            // empty string is seen too.
+            Ev::Start(Field::ResultType) => Event::ResultType(""),
+            Ev::Start(Field::ItemUri) => Event::Uri(""),
+            Ev::Start(Field::ItemMime) => Event::MimeType(""),
+            Ev::Start(Field::Message) => Event::Message(""),
+            Ev::Start(Field::ItemBlob) => {
+                self.blob.carry = Carry::new();
+                self.blob.total = 0;
+                Event::BlobStart
+            }
+            Ev::Str(Field::ItemBlob, text) => {
+                for piece in text.as_bytes().chunks(Reader::<N>::PIECE) {
+                    let mut decoder = Decoder::resume(&mut self.blob.buf, self.blob.carry);
+                    decoder.feed(piece);
+                    let (n, carry) = decoder.suspend();
+                    self.blob.carry = carry;
+                    self.blob.total += n;
+                    if let Some(bytes) = self.blob.buf.get(..n).filter(|b| !b.is_empty()) {
+                        (self.on)(Event::Blob(bytes));
+                    }
+                }
+                return;
+            }
+            Ev::End(Field::ItemBlob) => {
+                let decoder = Decoder::resume(&mut self.blob.buf, self.blob.carry);
+                let end = match decoder.finish() {
+                    Ok(n) => {
+                        if let Some(bytes) = self.blob.buf.get(..n).filter(|b| !b.is_empty()) {
+                            (self.on)(Event::Blob(bytes));
+                        }
+                        Ok(self.blob.total + n)
+                    }
+                    Err(DecodeError::Invalid(offset)) => Err(Base64Error::Invalid { offset }),
+                    Err(DecodeError::TooSmall(needed)) => Err(Base64Error::BufferTooSmall {
+                        needed,
+                        available: N,
+                    }),
+                };
+                Event::BlobEnd(end)
+            }
+            Ev::Str(Field::ResultType, s) => Event::ResultType(s),
+            Ev::Str(Field::ItemUri, s) => Event::Uri(s),
+            Ev::Str(Field::ItemMime, s) => Event::MimeType(s),
+            Ev::Str(Field::ItemText, s) => Event::Text(s),
+            Ev::Str(Field::Message, s) => Event::Message(s),
+            Ev::Raw(Field::ResultMeta, b) => Event::Meta(b),
+            Ev::Raw(Field::ItemMeta, b) => Event::ItemMeta(b),
+            Ev::Raw(Field::Data, b) => Event::Data(b),
+            Ev::Ttl(v) => Event::TtlMs(v),
+            Ev::Scope(v) => Event::CacheScope(v),
+            Ev::Code(v) => Event::Code(v),
+            Ev::ItemStart => Event::ItemStart,
+            Ev::ItemEnd(text) => Event::ItemEnd(if text { Kept::Text } else { Kept::Blob }),
+            Ev::Start(_) | Ev::End(_) | Ev::Str(..) | Ev::Raw(..) => return,
+        };
+        (self.on)(event);
+    }
+}
