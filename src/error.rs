@@ -4,8 +4,8 @@
 
 use core::fmt;
 
+use crate::check::SpecError;
 use crate::exchange::{Event, Status};
-use crate::spec::SpecError;
 
 /// Why a response frame was rejected.
 ///

@@ -75,6 +75,7 @@ extern crate alloc;
 
 mod base64;
 mod blob;
+mod check;
 #[cfg(feature = "defmt")]
 mod defmt;
 pub mod encode;
