@@ -1,9 +1,11 @@
 //! Errors: [`FrameError`] for response frames, [`BodyError`] for the JSON inside
-//! them (and for requests).
+//! them (and for requests), [`EncodeError`] for the encoders, and the
+//! exchange's [`TooLarge`] and [`UnexpectedEvent`].
 
 use core::fmt;
 
-use crate::spec::SpecError;
+use crate::check::SpecError;
+use crate::exchange::{Event, Status};
 
 /// Why a response frame was rejected.
 ///
@@ -257,3 +259,81 @@ impl From<SpecError> for EncodeError {
         Self::Spec(err)
     }
 }
+
+/// The message on a path does not fit the caller's buffer.
+///
+/// Its own error, apart from [`FrameError`] (the bytes are not known to be a
+/// bad frame: they were never all read) and from
+/// [`EncodeError`](crate::EncodeError). Nothing was cut: no partial message
+/// is handed over.
+///
+/// The server did send a message, so asking again would bring the same one
+/// back; what to do about it (a larger buffer, an error downstream) is the
+/// caller's choice. The rest of the message is left unread on the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TooLarge {
+    limit: usize,
+}
+
+impl TooLarge {
+    /// A message longer than the `limit`-byte buffer.
+    pub(crate) const fn new(limit: usize) -> Self {
+        Self { limit }
+    }
+
+    /// The size of the buffer, in bytes: the message is longer than this.
+    #[must_use]
+    pub const fn limit(&self) -> usize {
+        self.limit
+    }
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "message larger than the {}-byte buffer", self.limit)
+    }
+}
+
+impl core::error::Error for TooLarge {}
+
+/// An [`Event`] that cannot happen in the exchange's current [`Status`]
+/// (a path before any ask, a second ask while one is out, anything but
+/// `/requests` ending after the end). The exchange is left unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct UnexpectedEvent {
+    event: Event,
+    status: Status,
+}
+
+impl UnexpectedEvent {
+    /// `event` refused in `status`.
+    pub(crate) const fn new(event: Event, status: Status) -> Self {
+        Self { event, status }
+    }
+
+    /// The event that was refused.
+    #[must_use]
+    pub const fn event(&self) -> Event {
+        self.event
+    }
+
+    /// The status the exchange was (and still is) in.
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+}
+
+impl fmt::Display for UnexpectedEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unexpected event \"{}\" in exchange status \"{}\"",
+            self.event, self.status
+        )
+    }
+}
+
+impl core::error::Error for UnexpectedEvent {}

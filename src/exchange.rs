@@ -100,44 +100,14 @@
 
 use core::fmt;
 
+pub use crate::error::{TooLarge, UnexpectedEvent};
+
 use crate::error::FrameError;
 use crate::frame::{Frame, RawFrame};
 
 /// The kind byte of a read-resource ask on `/requests`; the request JSON
 /// follows it to the end of the message.
 pub const READ_RESOURCE_KIND: u8 = 3;
-
-/// The message on a path does not fit the caller's buffer.
-///
-/// Its own error, apart from [`FrameError`] (the bytes are not known to be a
-/// bad frame: they were never all read) and from
-/// [`EncodeError`](crate::EncodeError). Nothing was cut: no partial message
-/// is handed over.
-///
-/// The server did send a message, so asking again would bring the same one
-/// back; what to do about it (a larger buffer, an error downstream) is the
-/// caller's choice. The rest of the message is left unread on the path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct TooLarge {
-    limit: usize,
-}
-
-impl TooLarge {
-    /// The size of the buffer, in bytes: the message is longer than this.
-    #[must_use]
-    pub const fn limit(&self) -> usize {
-        self.limit
-    }
-}
-
-impl fmt::Display for TooLarge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "message larger than the {}-byte buffer", self.limit)
-    }
-}
-
-impl core::error::Error for TooLarge {}
 
 /// How a path ended, when its message (if any) fitted the buffer.
 ///
@@ -335,9 +305,7 @@ impl<'b> PathReader<'b> {
     }
 
     const fn too_large(&self) -> TooLarge {
-        TooLarge {
-            limit: self.buf.len(),
-        }
+        TooLarge::new(self.buf.len())
     }
 
     /// Where the next read goes: the rest of the buffer, or `probe` once the
@@ -532,42 +500,6 @@ impl fmt::Display for Status {
     }
 }
 
-/// An [`Event`] that cannot happen in the exchange's current [`Status`]
-/// (a path before any ask, a second ask while one is out, anything but
-/// `/requests` ending after the end). The exchange is left unchanged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct UnexpectedEvent {
-    event: Event,
-    status: Status,
-}
-
-impl UnexpectedEvent {
-    /// The event that was refused.
-    #[must_use]
-    pub const fn event(&self) -> Event {
-        self.event
-    }
-
-    /// The status the exchange was (and still is) in.
-    #[must_use]
-    pub const fn status(&self) -> Status {
-        self.status
-    }
-}
-
-impl fmt::Display for UnexpectedEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unexpected event \"{}\" in exchange status \"{}\"",
-            self.event, self.status
-        )
-    }
-}
-
-impl core::error::Error for UnexpectedEvent {}
-
 /// One read-resource exchange, from the ask to its outcome, retries
 /// included. See the [module docs](self) for the transition table.
 ///
@@ -652,7 +584,7 @@ impl Exchange {
             // Once the path is open, or before/after any ask, `/requests`
             // ending changes nothing.
             (status, E::RequestsEnded) => status,
-            (status, event) => return Err(UnexpectedEvent { event, status }),
+            (status, event) => return Err(UnexpectedEvent::new(event, status)),
         };
         self.status = next;
         Ok(next)
@@ -753,7 +685,7 @@ mod tests {
                         assert_eq!(x.status(), want);
                     }
                     (Err(err), None) => {
-                        assert_eq!(err, UnexpectedEvent { event, status });
+                        assert_eq!(err, UnexpectedEvent::new(event, status));
                         assert_eq!(x, before, "a refused event leaves the exchange unchanged");
                     }
                     (got, want) => panic!("{status:?} + {event:?}: got {got:?}, want {want:?}"),
@@ -843,10 +775,7 @@ mod tests {
             assert_eq!(x.max_retries(), max);
             assert_eq!(
                 x.on(Event::AskSent).unwrap_err(),
-                UnexpectedEvent {
-                    event: Event::AskSent,
-                    status: Status::GaveUp
-                }
+                UnexpectedEvent::new(Event::AskSent, Status::GaveUp)
             );
         }
     }
@@ -898,15 +827,15 @@ mod tests {
         let mut buf = [0u8; 3];
         let mut r = PathReader::new(&mut buf);
         r.push(b"\x00{").unwrap();
-        assert_eq!(r.push(b"}!"), Err(TooLarge { limit: 3 }));
+        assert_eq!(r.push(b"}!"), Err(TooLarge::new(3)));
         assert_eq!(r.len(), 2, "nothing of the refused chunk is kept");
-        assert_eq!(r.push(b""), Err(TooLarge { limit: 3 }));
-        assert_eq!(r.close(), Err(TooLarge { limit: 3 }));
+        assert_eq!(r.push(b""), Err(TooLarge::new(3)));
+        assert_eq!(r.close(), Err(TooLarge::new(3)));
 
         let mut buf = [0u8; 3];
         let mut r = PathReader::new(&mut buf);
         assert!(r.push(b"\x00{}\n").is_err());
-        assert_eq!(r.abort(), Err(TooLarge { limit: 3 }));
+        assert_eq!(r.abort(), Err(TooLarge::new(3)));
     }
 
     #[test]
@@ -927,7 +856,7 @@ mod tests {
         let mut buf = [0u8; 0];
         assert_eq!(PathReader::new(&mut buf).close(), Ok(PathEnd::NotServed));
         let mut r = PathReader::new(&mut buf);
-        assert_eq!(r.push(b"\x00"), Err(TooLarge { limit: 0 }));
+        assert_eq!(r.push(b"\x00"), Err(TooLarge::new(0)));
     }
 
     #[test]
@@ -960,13 +889,10 @@ mod tests {
         assert!(size_of::<Exchange>() <= 12);
 
         let mut s = heapless::String::<96>::new();
-        core::fmt::write(&mut s, format_args!("{}", TooLarge { limit: 1024 })).unwrap();
+        core::fmt::write(&mut s, format_args!("{}", TooLarge::new(1024))).unwrap();
         assert_eq!(s, "message larger than the 1024-byte buffer");
         s.clear();
-        let err = UnexpectedEvent {
-            event: Event::Message,
-            status: Status::Ready,
-        };
+        let err = UnexpectedEvent::new(Event::Message, Status::Ready);
         core::fmt::write(&mut s, format_args!("{err}")).unwrap();
         assert_eq!(
             s,
@@ -1039,7 +965,7 @@ mod tests {
             let msg = b"\x00{\"contents\":[]} ";
             let mut buf = [0u8; 16];
             let mut r = script(msg, 64, Some(ErrorKind::ConnectionReset));
-            assert_eq!(read_path(&mut r, &mut buf), Err(TooLarge { limit: 16 }));
+            assert_eq!(read_path(&mut r, &mut buf), Err(TooLarge::new(16)));
             assert_eq!(r.calls, 2, "the buffer, then the probe byte");
             assert!(r.bytes.is_empty());
         }
@@ -1088,7 +1014,7 @@ mod tests {
         #[test]
         fn a_reader_claiming_too_much_cannot_overrun() {
             let mut buf = [0u8; 4];
-            assert_eq!(read_path(&mut Liar, &mut buf), Err(TooLarge { limit: 4 }));
+            assert_eq!(read_path(&mut Liar, &mut buf), Err(TooLarge::new(4)));
         }
     }
 }

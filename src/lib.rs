@@ -75,6 +75,7 @@ extern crate alloc;
 
 mod base64;
 mod blob;
+mod check;
 #[cfg(feature = "defmt")]
 mod defmt;
 pub mod encode;
@@ -90,7 +91,7 @@ pub mod stream;
 mod view;
 
 pub use blob::Base64Error;
-pub use error::{BodyError, BodyErrorKind, EncodeError, FrameError};
+pub use error::{BodyError, BodyErrorKind, EncodeError, FrameError, TooLarge, UnexpectedEvent};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
 pub use spec::{SpecError, SpecErrorKind};

@@ -9,11 +9,13 @@ use crate::base64;
 
 use super::sink::Sink;
 use super::value::JsonValue;
-use super::write::{Out, StrValue, write_i64, write_u64};
+use super::write::{Out, write_i64, write_u64};
+use crate::check::{
+    StrValue, check_base64, check_error_code, check_mime_type, check_result_type, check_uri,
+};
 use crate::error::EncodeError;
 use crate::frame::{ERROR_TAG, RESULT_TAG};
 use crate::json::scan::MAX_DEPTH;
-use crate::spec;
 use crate::view::result::CacheScope;
 
 /// Nesting a top-level field's value may have, itself included: the
@@ -199,7 +201,7 @@ impl<S: Sink, St: BeforeUri> RequestEncoder<S, St> {
     ) -> Result<RequestEncoder<S, AfterUri>, EncodeError> {
         let uri = uri.into();
         if self.out.strict {
-            spec::check_uri(uri, None)?;
+            check_uri(uri, None)?;
         }
         self.out.key(&mut self.first, b"\"uri\":")?;
         uri.write_quoted(&mut self.out)?;
@@ -341,7 +343,7 @@ impl<S: Sink> ResultEncoder<S, Start> {
     ) -> Result<ResultEncoder<S, AfterResultType>, EncodeError> {
         let result_type = result_type.into();
         if self.out.strict {
-            spec::check_result_type(result_type)?;
+            check_result_type(result_type)?;
         }
         self.out.key(&mut self.first, b"\"resultType\":")?;
         result_type.write_quoted(&mut self.out)?;
@@ -440,7 +442,7 @@ impl<S: Sink> ContentsEncoder<S> {
     ) -> Result<ItemEncoder<S, ItemStart>, EncodeError> {
         let uri = uri.into();
         if self.out.strict {
-            spec::check_uri(uri, Some(self.items))?;
+            check_uri(uri, Some(self.items))?;
         }
         self.out.write(if self.items == 0 {
             b"{\"uri\":"
@@ -532,7 +534,7 @@ impl<S: Sink> ItemEncoder<S, ItemStart> {
     ) -> Result<ItemEncoder<S, AfterMimeType>, EncodeError> {
         let mime_type = mime_type.into();
         if self.out().strict {
-            spec::check_mime_type(mime_type, self.index())?;
+            check_mime_type(mime_type, self.index())?;
         }
         self.out().write(b",\"mimeType\":")?;
         mime_type.write_quoted(self.out())?;
@@ -609,7 +611,7 @@ impl<S: Sink, St: BeforeBody> ItemEncoder<S, St> {
     ) -> Result<ItemEncoder<S, AfterBody>, EncodeError> {
         let base64 = base64.into();
         if self.out().strict {
-            spec::check_base64(base64, self.index())?;
+            check_base64(base64, self.index())?;
         }
         self.out().write(b",\"blob\":")?;
         base64.write_quoted(self.out())?;
@@ -897,7 +899,7 @@ impl<S: Sink> ErrorEncoder<S, Start> {
         code: i32,
         message: impl Into<StrValue<'v>>,
     ) -> Result<Self, EncodeError> {
-        spec::check_error_code(code)?;
+        check_error_code(code)?;
         Self::start(sink, code, message.into(), true)
     }
 

@@ -103,6 +103,7 @@ mod sink;
 pub(crate) mod value;
 mod write;
 
+pub use crate::check::StrValue;
 pub use builder::stage;
 pub use builder::{
     BlobWriter, ContentsEncoder, ErrorEncoder, ItemEncoder, RequestEncoder, ResultEncoder,
@@ -112,7 +113,6 @@ pub use builder::{
 pub use sink::IoSink;
 pub use sink::{Counter, Sink};
 pub use value::{JsonValue, Verbatim};
-pub use write::StrValue;
 
 use crate::error::EncodeError;
 use crate::frame::Frame;

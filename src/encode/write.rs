@@ -4,102 +4,11 @@
 use core::fmt;
 
 use super::sink::Sink;
+use crate::check::StrValue;
 use crate::error::EncodeError;
-use crate::json::str::{Fragment, Fragments, JsonStr};
+use crate::json::str::{Fragment, JsonStr};
 
-/// A string for the encoders to write: plain text, or a decoded [`JsonStr`].
-///
-/// Either way the encoder writes the *unescaped* characters, escaped again
-/// the way serde_json escapes them, so a `JsonStr` holding `\u00e9` or `\/`
-/// comes out as `é` or `/`, exactly as the reference re-serialises it.
-///
-/// # Examples
-///
-/// ```
-/// use diverge_frame::encode::StrValue;
-/// use diverge_frame::RequestView;
-///
-/// let plain = StrValue::from("docs://a");
-/// let req = RequestView::decode(br#"{"uri":"docs:\/\/a"}"#)?;
-/// let decoded = StrValue::from(req.uri());
-/// assert_eq!(plain.len(), decoded.len());
-/// # Ok::<(), diverge_frame::BodyError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StrValue<'a> {
-    /// Plain text.
-    Plain(&'a str),
-    /// Text decoded from a frame, still in its escaped form.
-    Json(JsonStr<'a>),
-}
-
-impl<'a> From<&'a str> for StrValue<'a> {
-    fn from(s: &'a str) -> Self {
-        Self::Plain(s)
-    }
-}
-
-impl<'a> From<JsonStr<'a>> for StrValue<'a> {
-    fn from(s: JsonStr<'a>) -> Self {
-        Self::Json(s)
-    }
-}
-
-impl<'a, const N: usize> From<&'a heapless::String<N>> for StrValue<'a> {
-    fn from(s: &'a heapless::String<N>) -> Self {
-        Self::Plain(s.as_str())
-    }
-}
-
-impl<'a> StrValue<'a> {
-    /// The length in bytes of the unescaped text.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        match self {
-            Self::Plain(s) => s.len(),
-            Self::Json(s) => s.unescaped_len(),
-        }
-    }
-
-    /// Whether the text is empty.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        match self {
-            Self::Plain(s) => s.is_empty(),
-            Self::Json(s) => s.is_empty(),
-        }
-    }
-
-    /// The unescaped text as one `&str`, when it is available without
-    /// copying.
-    #[must_use]
-    pub fn as_str(&self) -> Option<&'a str> {
-        match self {
-            Self::Plain(s) => Some(s),
-            Self::Json(s) => s.as_str(),
-        }
-    }
-
-    /// The unescaped text, byte by byte.
-    pub(crate) fn bytes(&self) -> UnescapedBytes<'a> {
-        match self {
-            Self::Plain(s) => UnescapedBytes {
-                run: s.as_bytes(),
-                ch: [0; 4],
-                ch_at: 0,
-                ch_len: 0,
-                rest: None,
-            },
-            Self::Json(s) => UnescapedBytes {
-                run: &[],
-                ch: [0; 4],
-                ch_at: 0,
-                ch_len: 0,
-                rest: Some(s.fragments()),
-            },
-        }
-    }
-
+impl StrValue<'_> {
     /// Writes the text as a quoted JSON string, serde_json's way.
     pub(crate) fn write_quoted<S: Sink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
         out.write(b"\"")?;
@@ -112,42 +21,6 @@ impl<'a> StrValue<'a> {
         match self {
             Self::Plain(s) => escape_str(out, s),
             Self::Json(s) => escape_json_str(out, *s),
-        }
-    }
-}
-
-/// Iterator over the unescaped bytes of a [`StrValue`], without a buffer.
-#[derive(Debug, Clone)]
-pub(crate) struct UnescapedBytes<'a> {
-    run: &'a [u8],
-    ch: [u8; 4],
-    ch_at: u8,
-    ch_len: u8,
-    rest: Option<Fragments<'a>>,
-}
-
-impl Iterator for UnescapedBytes<'_> {
-    type Item = u8;
-
-    fn next(&mut self) -> Option<u8> {
-        loop {
-            if self.ch_at < self.ch_len {
-                let b = self.ch.get(usize::from(self.ch_at)).copied();
-                self.ch_at += 1;
-                return b;
-            }
-            if let Some((&b, tail)) = self.run.split_first() {
-                self.run = tail;
-                return Some(b);
-            }
-            match self.rest.as_mut()?.next()? {
-                Fragment::Str(s) => self.run = s.as_bytes(),
-                Fragment::Char(c) => {
-                    let len = c.encode_utf8(&mut self.ch).len();
-                    self.ch_at = 0;
-                    self.ch_len = u8::try_from(len).unwrap_or(0);
-                }
-            }
         }
     }
 }
@@ -403,15 +276,5 @@ mod tests {
         out.clear();
         write_i64(&mut out, i64::MIN).ok();
         assert_eq!(out.as_slice(), b"-9223372036854775808");
-    }
-
-    #[test]
-    fn unescaped_bytes_of_json_str() {
-        let s = JsonStr::new(br"a\u00e9\/b\ud83d\ude00", true);
-        let mut got: heapless::Vec<u8, 32> = heapless::Vec::new();
-        for b in StrValue::from(s).bytes() {
-            got.push(b).ok();
-        }
-        assert_eq!(got.as_slice(), "aé/b😀".as_bytes());
     }
 }

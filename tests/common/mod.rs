@@ -5,3 +5,4 @@
 pub mod base64;
 pub mod generate;
 pub mod oracle;
+pub mod table;
