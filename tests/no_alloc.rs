@@ -89,3 +89,45 @@ fn split_decode_and_walk_allocate_nothing() {
     let (n, _) = allocations(|| Frame::decode(b"\x00{\"contents\":[{\"uri\":\"u\"}]}").is_err());
     assert_eq!(n, 0);
 }
+
+#[test]
+fn streaming_validators_and_reader_allocate_nothing() {
+    use diverge_frame::stream::{Event, FrameValidator, Reader, RequestValidator};
+    let dir = format!("{}/tests/vectors", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        for chunk in [1, 7, 64, 4096] {
+            let (n, seen) = allocations(|| {
+                if name.ends_with(".json") {
+                    let mut v = RequestValidator::new();
+                    let fed: Result<(), _> = bytes.chunks(chunk).try_for_each(|c| v.feed(c));
+                    usize::from(fed.and_then(|()| v.finish()).is_ok())
+                } else {
+                    let mut v = FrameValidator::new();
+                    let fed: Result<(), _> = bytes.chunks(chunk).try_for_each(|c| v.feed(c));
+                    let ok = usize::from(fed.and_then(|()| v.finish().map(|_| ())).is_ok());
+                    let mut r = Reader::<64>::new();
+                    let mut seen = 0usize;
+                    let mut on = |e: Event<'_>| {
+                        seen += match e {
+                            Event::Text(t) | Event::Uri(t) | Event::Message(t) => t.len(),
+                            Event::Blob(b) | Event::Meta(b) | Event::Data(b) => b.len(),
+                            _ => 1,
+                        };
+                    };
+                    let fed: Result<(), _> =
+                        bytes.chunks(chunk).try_for_each(|c| r.feed(c, &mut on));
+                    let _ = fed.and_then(|()| r.finish(&mut on).map(|_| ()));
+                    ok + seen
+                }
+            });
+            assert_eq!(n, 0, "{name} in {chunk}-byte chunks allocated {n} times");
+            assert!(
+                seen > 0 || name.starts_with("invalid_"),
+                "{name}: nothing read"
+            );
+        }
+    }
+}

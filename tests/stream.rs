@@ -213,3 +213,382 @@ fn generated_requests_at_random_cuts() {
         agree_request_cuts(&input, &ones);
     }
 }
+
+// ----- the reader against the views ---------------------------------------
+
+/// Everything a frame holds, as the views or the reader give it.
+#[derive(Debug, Default, PartialEq)]
+struct Read {
+    result_type: Option<String>,
+    ttl: Option<u64>,
+    scope: Option<CacheScope>,
+    meta: Option<Vec<u8>>,
+    items: Vec<Item>,
+    code: Option<i32>,
+    message: Option<String>,
+    data: Option<Vec<u8>>,
+}
+
+#[derive(Debug, PartialEq)]
+struct Item {
+    uri: String,
+    mime: Option<String>,
+    body: ItemBody,
+    meta: Option<Vec<u8>>,
+}
+
+#[derive(Debug, PartialEq)]
+enum ItemBody {
+    Text(String),
+    Blob(Result<Vec<u8>, Base64Error>),
+}
+
+fn unescaped(s: JsonStr<'_>) -> String {
+    s.chars().collect()
+}
+
+/// What the views read from a frame `Frame::decode` accepted.
+fn views(bytes: &[u8]) -> Read {
+    let mut read = Read::default();
+    match Frame::decode(bytes).unwrap() {
+        Frame::Result(r) => {
+            read.result_type = r.result_type().map(unescaped);
+            read.ttl = r.ttl_ms();
+            read.scope = r.cache_scope();
+            read.meta = r.meta().map(|m| m.as_bytes().to_vec());
+            for item in r.contents() {
+                let body = match item.body() {
+                    Body::Text(t) => ItemBody::Text(unescaped(t)),
+                    Body::Blob(b) => {
+                        let mut out = vec![0u8; b.raw().len()];
+                        ItemBody::Blob(b.decode_base64_into(&mut out).map(|n| out[..n].to_vec()))
+                    }
+                };
+                read.items.push(Item {
+                    uri: unescaped(item.uri()),
+                    mime: item.mime_type().map(unescaped),
+                    body,
+                    meta: item.meta().map(|m| m.as_bytes().to_vec()),
+                });
+            }
+        }
+        Frame::Error(e) => {
+            read.code = Some(e.code());
+            read.message = Some(unescaped(e.message()));
+            read.data = e.data().map(|d| d.as_bytes().to_vec());
+        }
+    }
+    read
+}
+
+/// A content item as the reader's events build it.
+#[derive(Default)]
+struct Building {
+    uri: Option<String>,
+    mime: Option<String>,
+    text: Option<String>,
+    blob: Option<Vec<u8>>,
+    blob_end: Option<Result<usize, Base64Error>>,
+    meta: Option<Vec<u8>>,
+}
+
+/// What the reader hands out for `chunks`, put together; its answer.
+fn reader<const N: usize>(chunks: &[&[u8]]) -> (Result<Tag, FrameError>, Read) {
+    let mut read = Read::default();
+    let mut item: Option<Building> = None;
+    let mut ended = None;
+    let mut on = |e: Event<'_>| {
+        assert!(ended.is_none(), "{e:?} after the frame's end");
+        match e {
+            Event::ResultType(p) => read.result_type.get_or_insert_default().push_str(p),
+            Event::TtlMs(v) => read.ttl = v,
+            Event::CacheScope(v) => read.scope = v,
+            Event::Meta(p) => read.meta.get_or_insert_default().extend_from_slice(p),
+            Event::Code(v) => read.code = Some(v),
+            Event::Message(p) => read.message.get_or_insert_default().push_str(p),
+            Event::Data(p) => read.data.get_or_insert_default().extend_from_slice(p),
+            Event::ItemStart => {
+                assert!(item.is_none(), "nested items");
+                item = Some(Building::default());
+            }
+            Event::ItemEnd(kept) => {
+                let b = item.take().expect("ItemEnd without ItemStart");
+                let body = match kept {
+                    Kept::Text => ItemBody::Text(b.text.expect("kept text never started")),
+                    Kept::Blob => {
+                        let bytes = b.blob.expect("kept blob never started");
+                        match b.blob_end.expect("blob never ended") {
+                            Ok(n) => {
+                                assert_eq!(n, bytes.len(), "BlobEnd length");
+                                ItemBody::Blob(Ok(bytes))
+                            }
+                            Err(e) => ItemBody::Blob(Err(e)),
+                        }
+                    }
+                };
+                read.items.push(Item {
+                    uri: b.uri.expect("item without uri"),
+                    mime: b.mime,
+                    body,
+                    meta: b.meta,
+                });
+            }
+            Event::FrameEnd(tag) => ended = Some(tag),
+            other => {
+                let b = item.as_mut().expect("item event outside an item");
+                match other {
+                    Event::Uri(p) => b.uri.get_or_insert_default().push_str(p),
+                    Event::MimeType(p) => b.mime.get_or_insert_default().push_str(p),
+                    Event::TextStart => b.text = Some(String::new()),
+                    Event::Text(p) => b.text.as_mut().expect("piece before TextStart").push_str(p),
+                    Event::BlobStart => {
+                        b.blob = Some(Vec::new());
+                        b.blob_end = None;
+                    }
+                    Event::Blob(p) => {
+                        assert!(p.len() <= N, "blob piece of {} bytes through {N}", p.len());
+                        b.blob
+                            .as_mut()
+                            .expect("bytes before BlobStart")
+                            .extend_from_slice(p);
+                    }
+                    Event::BlobEnd(r) => b.blob_end = Some(r),
+                    Event::ItemMeta(p) => b.meta.get_or_insert_default().extend_from_slice(p),
+                    _ => unreachable!(),
+                }
+            }
+        }
+    };
+    let mut r = Reader::<N>::new();
+    let mut answer = Ok(());
+    for chunk in chunks {
+        answer = r.feed(chunk, &mut on);
+        if answer.is_err() {
+            break;
+        }
+    }
+    let answer = match answer {
+        Ok(()) => r.finish(&mut on),
+        Err(e) => Err(e),
+    };
+    if let Ok(tag) = answer {
+        assert_eq!(ended, Some(tag), "no FrameEnd");
+    }
+    (answer, read)
+}
+
+/// The reader on `cuts` of `bytes`: the validator's answer, and the views'
+/// values when valid.
+#[track_caller]
+fn reader_agrees(bytes: &[u8], cuts: &[usize]) {
+    let chunks = pieces(bytes, cuts);
+    let (answer, read) = reader::<48>(&chunks);
+    assert_eq!(
+        answer,
+        stream_frame(&chunks),
+        "reader vs validator, cuts {cuts:?}: {}",
+        show(bytes)
+    );
+    if answer.is_ok() {
+        assert_eq!(
+            read,
+            views(bytes),
+            "reader vs views, cuts {cuts:?}: {}",
+            show(bytes)
+        );
+    }
+}
+
+#[test]
+fn generated_frames_read_as_the_views_read_them() {
+    let n = cases();
+    let mut valid = 0;
+    for seed in 0..n as u64 {
+        let mut g = Gen::new(seed ^ 0x4EAD, (seed % 2) as usize);
+        let input = g.frame();
+        valid += usize::from(whole_frame(&input).is_ok());
+        let mut cuts: Vec<usize> = (0..g.rng.below(8))
+            .map(|_| g.rng.below(input.len() + 1))
+            .collect();
+        cuts.sort_unstable();
+        reader_agrees(&input, &cuts);
+        let ones: Vec<usize> = (1..input.len()).collect();
+        reader_agrees(&input, &ones);
+    }
+    eprintln!("reader: {n} generated frames ({valid} valid), pieces equal the views");
+}
+
+// ----- every cut of the golden vectors and the oracle table ---------------
+
+fn vectors() -> Vec<(String, Vec<u8>)> {
+    let dir = format!("{}/tests/vectors", env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&path).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Inputs over this size are cut once at every offset but not at every pair.
+const PAIRS_UP_TO: usize = if cfg!(miri) { 0 } else { 512 };
+
+#[test]
+fn golden_vectors_at_every_cut() {
+    let mut n = 0;
+    for (name, bytes) in vectors() {
+        let request = name.ends_with(".json");
+        every_cut(&bytes, request, PAIRS_UP_TO);
+        if !request && whole_frame(&bytes).is_ok() {
+            for a in 0..=bytes.len() {
+                reader_agrees(&bytes, &[a]);
+            }
+            reader_agrees(&bytes, &(1..bytes.len()).collect::<Vec<_>>());
+        }
+        n += 1;
+    }
+    assert!(n >= 29, "only {n} vectors");
+}
+
+#[test]
+fn oracle_rows_at_every_cut() {
+    use common::table::{error_rows, request_rows, result_rows};
+    let mut rows = 0;
+    for (json, ok) in request_rows() {
+        assert_eq!(whole_request(&json).is_ok(), ok, "{}", show(&json));
+        if json.len() > 100_000 {
+            // The million-bracket row: the documented depth limit, at the
+            // bracket past it.
+            let e = stream_request(&[&json]).unwrap_err();
+            assert_eq!(e.kind(), BodyErrorKind::StreamDepthExceeded);
+            assert_eq!(e.offset(), 15 + diverge_frame::stream::IGNORED_DEPTH);
+            continue;
+        }
+        every_cut(&json, true, PAIRS_UP_TO);
+        rows += 1;
+    }
+    for (tag, table) in [(0u8, result_rows()), (1, error_rows())] {
+        for (json, ok) in table {
+            let mut frame = vec![tag];
+            frame.extend_from_slice(&json);
+            assert_eq!(whole_frame(&frame).is_ok(), ok, "{}", show(&frame));
+            every_cut(&frame, false, PAIRS_UP_TO);
+            if ok {
+                for a in 0..=frame.len() {
+                    reader_agrees(&frame, &[a]);
+                }
+            }
+            rows += 1;
+        }
+    }
+    assert!(rows > 100, "only {rows} rows");
+}
+
+// ----- hand-written cuts at the hard places --------------------------------
+
+/// Every cut of each, by name of the place it falls in.
+#[test]
+fn cuts_inside_escapes_pairs_characters_numbers_literals_and_keys() {
+    let frames: &[&[u8]] = &[
+        // literal `tr|ue`, number, `mime|Type`, escaped key `\u0075ri`
+        b"\x00{\"ttlMs\":null,\"x\":[true,false,null,-12.5e-3],\"contents\":[{\"\\u0075ri\":\"u\",\"mimeType\":\"t/p\",\"text\":\"t\"}]}",
+        // an escape, a surrogate pair and UTF-8 sequences of 2, 3 and 4 bytes
+        "\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"a\\n\\uD83D\\uDE00\u{e9}\u{20ac}\u{1F600}\\u00e9\"}]}".as_bytes(),
+        // a lone surrogate, then a bad escape after invalid UTF-8 (the escape wins)
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\ud800x\"}]}",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\xff\\q\"}]}",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\xe2\x82\"}]}",
+        // a cut-short \u at the end, and one with a quote in its digits
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\u12",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\u1\"}]}",
+        // numbers at the edges of serde_json's ranges
+        b"\x01{\"code\":-2147483648,\"message\":\"m\",\"data\":[1e308,18446744073709551616,-0,1.7976931348623157e308]}",
+        b"\x01{\"code\":1,\"message\":\"m\",\"data\":1.8e308}",
+        b"\x01{\"code\":1,\"message\":\"m\",\"data\":1e99999999999}",
+        b"\x00{\"contents\":[],\"ttlMs\":9223372036854775808}",
+        b"\x00{\"contents\":[],\"ttlMs\":-7,\"cacheScope\":{\"pub\\u006cic\":1,\"public\":null}}",
+        // a content item that is not an object, ending at the end of the input
+        b"\x00{\"contents\":[12",
+        // text and blob: text wins; a duplicated text falls through to the blob
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"blob\":\"aGVsbG8=\",\"text\":\"t\"},{\"uri\":\"v\",\"text\":\"a\",\"text\":\"b\",\"blob\":\"aGk\\u003d\"}]}",
+    ];
+    for frame in frames {
+        every_cut(frame, false, PAIRS_UP_TO);
+        for a in 0..=frame.len() {
+            reader_agrees(frame, &[a]);
+        }
+    }
+}
+
+#[test]
+fn empty_chunks_change_nothing() {
+    let frame = b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"t\"}]}";
+    let mut v = FrameValidator::new();
+    v.feed(b"").unwrap();
+    for byte in frame.chunks(1) {
+        v.feed(byte).unwrap();
+        v.feed(b"").unwrap();
+    }
+    assert_eq!(v.finish(), Ok(Tag::Result));
+    assert_eq!(FrameValidator::new().finish(), Err(FrameError::Empty));
+    let mut v = FrameValidator::new();
+    assert_eq!(v.feed(b"\x07"), Err(FrameError::UnknownTag(7)));
+    assert_eq!(v.feed(b"{}"), Err(FrameError::UnknownTag(7)));
+    assert_eq!(v.finish(), Err(FrameError::UnknownTag(7)));
+}
+
+#[test]
+fn ignored_members_deeper_than_the_stack_are_refused_distinctly() {
+    use diverge_frame::stream::IGNORED_DEPTH;
+    let nest = |n: usize| {
+        let mut v = b"\x00{\"contents\":[],\"x\":".to_vec();
+        v.extend(std::iter::repeat_n(b'[', n));
+        v.extend(std::iter::repeat_n(b']', n));
+        v.push(b'}');
+        v
+    };
+    // Up to the limit: the reference's answer.
+    let ok = nest(IGNORED_DEPTH);
+    assert_eq!(whole_frame(&ok), Ok(Tag::Result));
+    assert_eq!(stream_frame(&[&ok]), Ok(Tag::Result));
+    // One more: valid for the reference, refused here, at that bracket.
+    let deep = nest(IGNORED_DEPTH + 1);
+    assert_eq!(whole_frame(&deep), Ok(Tag::Result));
+    let Err(FrameError::Body(e)) = stream_frame(&deep.chunks(7).collect::<Vec<_>>()) else {
+        panic!("accepted")
+    };
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (BodyErrorKind::StreamDepthExceeded, 20 + IGNORED_DEPTH)
+    );
+    // Typed values keep the reference's limit of 127, both ways.
+    let mut meta = b"\x00{\"contents\":[],\"_meta\":{\"x\":".to_vec();
+    meta.extend(std::iter::repeat_n(b'[', 126));
+    meta.extend(std::iter::repeat_n(b']', 126));
+    meta.extend_from_slice(b"}}");
+    assert_eq!(stream_frame(&[&meta]), whole_frame(&meta));
+    assert!(whole_frame(&meta).is_err());
+}
+
+#[test]
+fn the_state_is_small() {
+    use core::mem::size_of;
+    let v = size_of::<FrameValidator>();
+    let r = size_of::<RequestValidator>();
+    eprintln!(
+        "FrameValidator {v} B, RequestValidator {r} B, Reader<256> {} B",
+        size_of::<Reader>()
+    );
+    // 128 bytes of bracket bits (IGNORED_DEPTH levels) plus the rest.
+    assert!(v <= 512, "FrameValidator is {v} bytes");
+    assert!(
+        v - diverge_frame::stream::IGNORED_DEPTH / 8 <= 256,
+        "FrameValidator is {v} bytes"
+    );
+}

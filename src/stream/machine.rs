@@ -1387,7 +1387,7 @@ impl Machine {
                 let [uri, mime, text, blob, meta] = self.item;
                 let common = uri.once_ok() && mime.at_most_once_ok() && meta.at_most_once_ok();
                 let is_text = common && text.once_ok();
-                if !is_text && !(common && blob.once_ok()) {
+                if !(is_text || common && blob.once_ok()) {
                     return Err(BodyError::new(K::InvalidContentItem, at));
                 }
                 self.in_item = false;
@@ -1463,9 +1463,11 @@ impl Machine {
             Field::Scope => {
                 let scope = if self.null {
                     None
-                } else if self.scope_bad || (!self.scope_str && !self.scope_last_null) {
-                    return Err(BodyError::new(K::UnknownCacheScope, self.value_at));
-                } else if !self.scope_str && self.scope.is_none() {
+                } else if self.scope_bad
+                    || (!self.scope_str && (!self.scope_last_null || self.scope.is_none()))
+                {
+                    // A string that names no scope, another type, or an
+                    // object that is not one scope whose (last) value is null.
                     return Err(BodyError::new(K::UnknownCacheScope, self.value_at));
                 } else {
                     self.scope
