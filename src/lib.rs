@@ -91,7 +91,9 @@ pub mod stream;
 mod view;
 
 pub use blob::Base64Error;
-pub use error::{BodyError, BodyErrorKind, EncodeError, FrameError, TooLarge, UnexpectedEvent};
+pub use error::{
+    BodyError, BodyErrorKind, EncodeError, FrameError, Limit, TooLarge, UnexpectedEvent,
+};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
 pub use spec::{SpecError, SpecErrorKind};

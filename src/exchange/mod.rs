@@ -22,7 +22,27 @@
 //! are dropped and the exchange is unanswered. A message is only handed over
 //! whole; one that does not fit is reported as [`TooLarge`], never cut.
 //!
-//! # Reading a path
+//! # Reading a path cut-through (frames larger than any buffer)
+//!
+//! [`StreamPath`] (push API), `relay` (blocking `embedded_io`, feature
+//! `embedded-io`) and `relay_async` (feature `embedded-io-async`) validate
+//! each chunk with [`stream::FrameValidator`](crate::stream::FrameValidator)
+//! as it arrives, so it can be forwarded at once, in constant memory; an
+//! optional cap bounds the whole message instead of the buffer. The
+//! downstream path is closed cleanly only after a valid frame and aborted
+//! otherwise (table and relay loop: [`RelayEnd`], module `relay` docs
+//! below), so a client never takes a bad frame for an answer:
+//!
+//! | upstream                                   | [`RelayEnd`]            | downstream              |
+//! |--------------------------------------------|-------------------------|-------------------------|
+//! | a valid frame, then a clean close          | `Answered(tag)`         | close cleanly           |
+//! | a clean close with no bytes                | `NotServed`             | close cleanly, no bytes |
+//! | an abrupt end                              | `Unanswered(cause)`     | abort                   |
+//! | bytes that are not a valid frame           | `Malformed(error)`      | abort                   |
+//! | more bytes than the cap                    | `TooLarge` (the cap)    | abort                   |
+//! | the downstream write failed                | `Downstream(cause)`     | abort                   |
+//!
+//! # Reading a path whole
 //!
 //! Three front ends share one bounded reader, and none of them allocates:
 //!
@@ -100,7 +120,14 @@
 
 use core::fmt;
 
-pub use crate::error::{TooLarge, UnexpectedEvent};
+pub use crate::error::{Limit, TooLarge, UnexpectedEvent};
+
+mod relay;
+#[cfg(feature = "embedded-io")]
+pub use relay::relay;
+#[cfg(feature = "embedded-io-async")]
+pub use relay::relay_async;
+pub use relay::{Downstream, RelayEnd, Relayed, StreamPath};
 
 use crate::error::FrameError;
 use crate::frame::{Frame, RawFrame};

@@ -1,0 +1,319 @@
+//! Cut-through relays (`exchange::StreamPath`, `relay`, `relay_async`): a
+//! frame larger than the buffer is forwarded chunk by chunk, and downstream
+//! is closed cleanly only after a valid frame; every other end aborts it.
+#![cfg(all(feature = "embedded-io", feature = "embedded-io-async"))]
+#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::panic)]
+
+use core::pin::pin;
+use core::task::{Context, Poll, Waker};
+
+use diverge_frame::exchange::{
+    Downstream, Event, Exchange, RelayEnd, Relayed, Status, StreamPath, relay, relay_async,
+};
+use diverge_frame::{BodyError, BodyErrorKind, Frame, FrameError, Limit, Tag};
+
+/// A transport error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Broken;
+
+impl core::fmt::Display for Broken {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("broken")
+    }
+}
+impl core::error::Error for Broken {}
+impl embedded_io::Error for Broken {
+    fn kind(&self) -> embedded_io::ErrorKind {
+        embedded_io::ErrorKind::ConnectionReset
+    }
+}
+
+/// Upstream: `bytes` in reads of at most `step`, then a clean close or, with
+/// `abort_after`, an error once that many bytes went out.
+struct Upstream {
+    bytes: Vec<u8>,
+    at: usize,
+    step: usize,
+    abort_after: Option<usize>,
+}
+
+impl Upstream {
+    fn new(bytes: Vec<u8>, step: usize) -> Self {
+        Self {
+            bytes,
+            at: 0,
+            step,
+            abort_after: None,
+        }
+    }
+
+    fn read_some(&mut self, buf: &mut [u8]) -> Result<usize, Broken> {
+        let end = self
+            .abort_after
+            .unwrap_or(self.bytes.len())
+            .min(self.bytes.len());
+        if self.at == end && self.abort_after.is_some() {
+            return Err(Broken);
+        }
+        let n = buf.len().min(self.step).min(end - self.at);
+        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+impl embedded_io::ErrorType for Upstream {
+    type Error = Broken;
+}
+impl embedded_io::Read for Upstream {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Broken> {
+        self.read_some(buf)
+    }
+}
+impl embedded_io_async::Read for Upstream {
+    async fn read(&mut self, buf: &mut [u8]) -> Result<usize, Broken> {
+        self.read_some(buf)
+    }
+}
+
+/// Downstream: collects what is written; fails past `fail_after` bytes.
+#[derive(Default)]
+struct Down {
+    got: Vec<u8>,
+    fail_after: Option<usize>,
+    flushed: bool,
+}
+
+impl Down {
+    fn write_some(&mut self, buf: &[u8]) -> Result<usize, Broken> {
+        if self
+            .fail_after
+            .is_some_and(|n| self.got.len() + buf.len() > n)
+        {
+            return Err(Broken);
+        }
+        self.got.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+}
+
+impl embedded_io::ErrorType for Down {
+    type Error = Broken;
+}
+impl embedded_io::Write for Down {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, Broken> {
+        self.write_some(buf)
+    }
+    fn flush(&mut self) -> Result<(), Broken> {
+        self.flushed = true;
+        Ok(())
+    }
+}
+impl embedded_io_async::Write for Down {
+    async fn write(&mut self, buf: &[u8]) -> Result<usize, Broken> {
+        self.write_some(buf)
+    }
+    async fn flush(&mut self) -> Result<(), Broken> {
+        self.flushed = true;
+        Ok(())
+    }
+}
+
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+/// A valid result frame with one text item of about `len` bytes (escapes
+/// and non-ASCII included).
+fn big_text(len: usize) -> Vec<u8> {
+    let mut f =
+        b"\x00{\"contents\":[{\"uri\":\"docs://big\",\"mimeType\":\"text/plain\",\"text\":\""
+            .to_vec();
+    let line = "line \\u00e9 caf\u{e9} \\\"q\\\"\\n".as_bytes();
+    while f.len() < len {
+        f.extend_from_slice(line);
+    }
+    f.extend_from_slice(b"\"}]}");
+    f
+}
+
+/// Both relays, blocking and async, with a 4 KiB buffer and reads of `step`.
+fn both(
+    up: impl Fn() -> Upstream,
+    down: impl Fn() -> Down,
+    cap: usize,
+) -> (Relayed<Broken, Broken>, Vec<u8>, bool) {
+    let mut buf = [0u8; 4096];
+    let (mut u, mut d) = (up(), down());
+    let blocking = relay(&mut u, &mut d, &mut buf, cap);
+    let (mut u2, mut d2) = (up(), down());
+    let asynch = block_on(relay_async(&mut u2, &mut d2, &mut buf, cap));
+    assert_eq!(blocking, asynch, "blocking and async relays disagree");
+    assert_eq!(d.got, d2.got);
+    assert_eq!(blocking.forwarded, d.got.len());
+    (blocking, d.got, d.flushed)
+}
+
+#[test]
+fn a_frame_larger_than_the_buffer_is_forwarded_whole_then_closed_cleanly() {
+    let frame = big_text(1 << 20);
+    assert!(Frame::decode(&frame).is_ok());
+    for step in [1000, 4096, 65536] {
+        let (r, got, flushed) = both(
+            || Upstream::new(frame.clone(), step),
+            Down::default,
+            usize::MAX,
+        );
+        assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
+        assert_eq!(r.end.downstream(), Downstream::Close);
+        assert_eq!(r.end.event(), Some(Event::Message));
+        assert!(got == frame, "forwarded bytes differ");
+        assert!(flushed);
+    }
+}
+
+#[test]
+fn a_frame_that_turns_bad_after_512_kib_is_aborted_before_the_bad_chunk() {
+    let mut frame = big_text(1 << 20);
+    // The first `line` past 600 000 bytes: a plain byte, not inside an escape.
+    let bad = 600_000
+        + frame[600_000..]
+            .windows(4)
+            .position(|w| w == b"line")
+            .unwrap();
+    frame[bad] = 0x01;
+    let want = Frame::decode(&frame).unwrap_err();
+    assert_eq!(
+        want,
+        FrameError::Body(BodyError::new(BodyErrorKind::ControlCharacterInString, bad))
+    );
+    let (r, got, flushed) = both(
+        || Upstream::new(frame.clone(), 4096),
+        Down::default,
+        usize::MAX,
+    );
+    assert_eq!(r.end, RelayEnd::Malformed(want));
+    assert_eq!(r.end.downstream(), Downstream::Abort);
+    assert!(
+        got.len() <= bad && bad - got.len() < 4096,
+        "forwarded {}",
+        got.len()
+    );
+    assert!(got[..] == frame[..got.len()]);
+    assert!(!flushed);
+}
+
+#[test]
+fn a_frame_cut_short_then_closed_cleanly_is_malformed_not_answered() {
+    let frame = big_text(100_000);
+    let cut = frame[..frame.len() - 3].to_vec();
+    let want = Frame::decode(&cut).unwrap_err();
+    let (r, got, _) = both(
+        || Upstream::new(cut.clone(), 4096),
+        Down::default,
+        usize::MAX,
+    );
+    assert_eq!(r.end, RelayEnd::Malformed(want));
+    assert_eq!(r.end.downstream(), Downstream::Abort);
+    assert!(got == cut, "every chunk was valid so far and went on");
+}
+
+#[test]
+fn a_wrong_tag_forwards_nothing() {
+    let mut frame = big_text(10_000);
+    frame[0] = 7;
+    let (r, got, _) = both(
+        || Upstream::new(frame.clone(), 4096),
+        Down::default,
+        usize::MAX,
+    );
+    assert_eq!(r.end, RelayEnd::Malformed(FrameError::UnknownTag(7)));
+    assert!(got.is_empty());
+}
+
+#[test]
+fn an_upstream_abort_is_unanswered_and_aborts_downstream() {
+    let frame = big_text(100_000);
+    let up = || Upstream {
+        abort_after: Some(50_000),
+        ..Upstream::new(frame.clone(), 4096)
+    };
+    let (r, got, _) = both(up, Down::default, usize::MAX);
+    assert_eq!(r.end, RelayEnd::Unanswered(Broken));
+    assert_eq!(r.end.downstream(), Downstream::Abort);
+    assert_eq!(r.end.event(), Some(Event::PathAborted));
+    assert_eq!(got.len(), 50_000);
+}
+
+#[test]
+fn a_clean_close_with_no_bytes_is_not_served() {
+    let (r, got, _) = both(
+        || Upstream::new(Vec::new(), 4096),
+        Down::default,
+        usize::MAX,
+    );
+    assert_eq!(r.end, RelayEnd::NotServed);
+    assert_eq!(r.end.downstream(), Downstream::Close);
+    assert_eq!(r.end.event(), Some(Event::CleanClose));
+    assert!(got.is_empty());
+}
+
+#[test]
+fn the_cap_bounds_the_message_not_the_buffer() {
+    let frame = big_text(300_000);
+    let cap = 200_000;
+    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), Down::default, cap);
+    let RelayEnd::TooLarge(e) = r.end else {
+        panic!("{:?}", r.end)
+    };
+    assert_eq!((e.by(), e.limit()), (Limit::Cap, cap));
+    assert!(e.to_string().contains("cap"));
+    assert_eq!(r.end.downstream(), Downstream::Abort);
+    assert!(got.len() <= cap);
+    // A frame of exactly the cap passes.
+    let (r, got, _) = both(
+        || Upstream::new(frame.clone(), 4096),
+        Down::default,
+        frame.len(),
+    );
+    assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
+    assert_eq!(got.len(), frame.len());
+}
+
+#[test]
+fn a_downstream_failure_is_reported_and_aborts() {
+    let frame = big_text(100_000);
+    let down = || Down {
+        fail_after: Some(10_000),
+        ..Down::default()
+    };
+    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), down, usize::MAX);
+    assert_eq!(r.end, RelayEnd::Downstream(Broken));
+    assert_eq!(r.end.downstream(), Downstream::Abort);
+    assert!(got.len() <= 10_000);
+}
+
+#[test]
+fn push_api_verdicts_drive_the_exchange() {
+    let frame = big_text(50_000);
+    let mut x = Exchange::new(1);
+    x.on(Event::AskSent).unwrap();
+    let mut path = StreamPath::new();
+    for chunk in frame.chunks(999) {
+        path.push::<(), ()>(chunk).unwrap();
+    }
+    assert_eq!(path.len(), frame.len());
+    let end: RelayEnd = path.close();
+    assert_eq!(x.on(end.event().unwrap()), Ok(Status::Answered));
+    // After a refusal, every push gives it again and close keeps it.
+    let mut path = StreamPath::new();
+    let first = path.push::<(), ()>(b"\x00[1").unwrap_err();
+    assert_eq!(path.push::<(), ()>(b"}"), Err(first));
+    assert_eq!(path.close::<(), ()>(), first);
+}
