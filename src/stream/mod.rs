@@ -111,7 +111,8 @@ impl FrameValidator {
         self.tag
     }
 
-    /// Bytes fed so far (the tag byte included).
+    /// Bytes accepted so far, the tag byte included (after an error: those of
+    /// the chunks before the one that failed).
     #[must_use]
     pub const fn fed(&self) -> usize {
         match self.tag {
@@ -217,7 +218,8 @@ impl RequestValidator {
         }
     }
 
-    /// Bytes fed so far.
+    /// Bytes accepted so far (after an error: those of the chunks before the
+    /// one that failed).
     #[must_use]
     pub const fn fed(&self) -> usize {
         self.machine.offset()
@@ -250,5 +252,75 @@ impl RequestValidator {
         self.machine.run(chunk, eof, &mut ()).inspect_err(|&e| {
             self.error = Some(e);
         })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::{BodyErrorKind, Frame, RequestView};
+
+    /// A few frames at every cut, against `Frame::decode` (small enough for
+    /// Miri; `tests/stream.rs` has the full sweep).
+    #[test]
+    fn every_cut_of_a_few_frames_gives_decodes_answer() {
+        let frames: &[&[u8]] = &[
+            b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"a\\u00e9\\uD83D\\uDE00\xc3\xa9\"}],\"ttlMs\":-1}",
+            b"\x01{\"code\":-32002,\"message\":\"nf\",\"data\":[1.5e3,true,null,{\"k\":\"v\"}]}",
+            b"\x00{\"contents\":[{\"uri\":\"u\"}]}",
+            b"\x00[null,1,\"public\",[],null]",
+            b"\x00{\"contents\":[],\"x\":\"\\q\"}",
+            b"\x02",
+            b"",
+        ];
+        for frame in frames {
+            let want = Frame::decode(frame).map(|f| f.tag());
+            for cut in 0..=frame.len() {
+                let (a, b) = frame.split_at(cut);
+                let mut v = FrameValidator::new();
+                let got = v.feed(a).and_then(|()| v.feed(b)).and_then(|()| v.finish());
+                assert_eq!(got, want, "cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn requests_and_sticky_errors() {
+        let req = br#"{"uri":"a","\u0075ri":"b"}"#;
+        let want = RequestView::decode(req).unwrap_err();
+        assert_eq!(want.kind(), BodyErrorKind::DuplicateField);
+        let mut v = RequestValidator::new();
+        let mut got = Ok(());
+        for byte in req.chunks(1) {
+            got = got.and(v.feed(byte));
+        }
+        assert_eq!(got, Err(want));
+        assert_eq!(v.feed(b"}"), Err(want));
+        assert_eq!(v.fed(), 21); // the chunks before the one that failed
+        assert_eq!(v.finish(), Err(want));
+    }
+
+    #[test]
+    fn the_reader_hands_out_pieces() {
+        let frame =
+            b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"x\",\"text\":\"y\",\"blob\":\"aGk=\"}]}";
+        let mut r = Reader::<48>::new();
+        let mut blob = [0u8; 4];
+        let mut n = 0;
+        let mut kept = None;
+        let mut on = |e: Event<'_>| match e {
+            Event::Blob(b) => {
+                blob[n..n + b.len()].copy_from_slice(b);
+                n += b.len();
+            }
+            Event::ItemEnd(k) => kept = Some(k),
+            _ => {}
+        };
+        for chunk in frame.chunks(5) {
+            r.feed(chunk, &mut on).unwrap();
+        }
+        assert_eq!(r.finish(&mut on), Ok(Tag::Result));
+        assert_eq!((&blob[..n], kept), (&b"hi"[..], Some(Kept::Blob)));
     }
 }
