@@ -3,8 +3,8 @@
 #
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
 #
-# TARGET is one of `cargo fuzz list` (split, decode_frame, decode_request,
-# differential, roundtrip). SECONDS defaults to 600. New inputs go to fuzz/work/TARGET
+# TARGET is one of `cargo fuzz list` (decode_frame, decode_request,
+# differential, roundtrip, split, stream). SECONDS defaults to 600. New inputs go to fuzz/work/TARGET
 # (not committed); the committed seeds in fuzz/corpus/TARGET are only read.
 # Crashes land in fuzz/artifacts/TARGET/.
 set -euo pipefail

@@ -10,11 +10,14 @@
 //!   against the reference.
 //! * [`roundtrip`]: the encoders against `serde_json::to_vec` of rmcp values
 //!   built from the input, and decode → encode → decode.
+//! * [`stream`]: the chunk-fed validators and reader against the
+//!   whole-buffer decoders, on cuts the fuzzer picks.
 //!
 //! Every target is a one-line `fuzz_target!` over a function here, so a new
 //! target is one file in `fuzz_targets/` plus one `[[bin]]` in `Cargo.toml`.
 
 pub mod roundtrip;
+pub mod stream;
 pub mod walk;
 
 #[rustfmt::skip]
