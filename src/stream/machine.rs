@@ -253,20 +253,22 @@ impl Matcher {
         }
     }
 
+    /// Takes the next unescaped bytes: a whole run is compared with each
+    /// name still possible at once.
     #[inline]
     fn feed(&mut self, names: &[&[u8]], bytes: &[u8]) {
-        for &b in bytes {
-            if self.cand == 0 {
-                return;
-            }
-            let at = usize::from(self.len);
-            for (i, name) in names.iter().enumerate() {
-                if name.get(at) != Some(&b) {
-                    self.cand &= !(1 << i);
-                }
-            }
-            self.len = self.len.saturating_add(1);
+        if self.cand == 0 {
+            return;
         }
+        let at = usize::from(self.len);
+        let end = at.saturating_add(bytes.len());
+        for (i, name) in names.iter().enumerate() {
+            if self.cand >> i & 1 == 1 && name.get(at..end) != Some(bytes) {
+                self.cand &= !(1 << i);
+            }
+        }
+        // No name is 255 bytes long: a saturated length matches none.
+        self.len = u8::try_from(end).unwrap_or(u8::MAX);
     }
 
     fn found(&self, names: &[&[u8]]) -> Option<usize> {
@@ -810,6 +812,18 @@ impl Machine {
     }
 }
 
+/// The value of the four hex digits `bytes` starts with, if they are there
+/// and hex.
+#[inline]
+fn hex4(bytes: &[u8]) -> Option<u16> {
+    let digits = bytes.first_chunk::<4>()?;
+    let mut n = 0u16;
+    for &d in digits {
+        n = n << 4 | u16::from(hex_digit(d)?);
+    }
+    Some(n)
+}
+
 /// Fields whose strings a reader is given.
 const fn reads_string(field: Field) -> bool {
     matches!(
@@ -1111,29 +1125,78 @@ impl Machine {
     fn string_bytes<S: Sink>(
         &mut self,
         chunk: &[u8],
-        i: usize,
+        mut i: usize,
         sink: &mut S,
     ) -> Result<usize, BodyError> {
-        let (j, high) = scan(chunk, i);
-        if j > i {
-            let run = chunk.get(i..j).unwrap_or_default();
-            self.plain(run, self.base + i, high, sink);
-        }
-        let at = self.base + j;
-        match chunk.get(j) {
-            None => Ok(j),
-            Some(b'"') => {
-                self.string_end(chunk, j, at, sink)?;
-                Ok(j + 1)
+        loop {
+            let (j, high) = scan(chunk, i);
+            if j > i {
+                let run = chunk.get(i..j).unwrap_or_default();
+                self.plain(run, self.base + i, high, sink);
             }
-            Some(b'\\') => {
-                self.break_sequence();
-                self.esc_at = at;
-                self.st = St::Esc;
-                Ok(j + 1)
+            let at = self.base + j;
+            match chunk.get(j) {
+                None => return Ok(j),
+                Some(b'"') => {
+                    self.string_end(chunk, j, at, sink)?;
+                    return Ok(j + 1);
+                }
+                Some(b'\\') => {
+                    self.break_sequence();
+                    self.esc_at = at;
+                    match self.whole_escape(chunk, j, sink) {
+                        Some(next) => i = next,
+                        None => {
+                            // Cut by the chunk's end, or a defect: the
+                            // byte-wise states decide, exactly.
+                            self.st = St::Esc;
+                            return Ok(j + 1);
+                        }
+                    }
+                }
+                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
             }
-            Some(_) => Err(BodyError::new(K::ControlCharacterInString, at)),
         }
+    }
+
+    /// The fast path for an escape that lies whole in the chunk and is
+    /// valid (the common case): `chunk[j]` is its backslash. Returns the
+    /// index after it, or `None` for the byte-wise states to take it.
+    #[inline]
+    fn whole_escape<S: Sink>(&mut self, chunk: &[u8], j: usize, sink: &mut S) -> Option<usize> {
+        let ch = match *chunk.get(j + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let n = hex4(chunk.get(j + 2..)?)?;
+                if !self.str_full {
+                    return Some(j + 6);
+                }
+                if !(0xD800..0xE000).contains(&n) {
+                    self.unescaped(char::from_u32(u32::from(n))?, sink);
+                    return Some(j + 6);
+                }
+                let low = match chunk.get(j + 6..)? {
+                    [b'\\', b'u', rest @ ..] if n < 0xDC00 => hex4(rest)?,
+                    _ => return None,
+                };
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                let code = 0x10000 + ((u32::from(n) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                self.unescaped(char::from_u32(code)?, sink);
+                return Some(j + 12);
+            }
+            _ => return None,
+        };
+        self.unescaped(ch, sink);
+        Some(j + 2)
     }
 
     /// A run of plain string bytes starting at absolute offset `run_at`.
