@@ -4,8 +4,10 @@
 # 1. Builds the library for thumbv6m-none-eabi (no atomic CAS) and thumbv7em-none-eabihf with every
 #    combination of the no-alloc features.
 # 2. Builds the firmware example and runs it under QEMU (lm3s6965evb); a non-zero exit fails.
-# 3. Prints `size` of the firmware, of its decode-only build (no encoders) and of its baseline
-#    (codec calls replaced by trivial ones), and the differences: the codec's flash and RAM.
+# 3. Prints `size` of the firmware, of its decode-only build (no encoders, no streaming step) and
+#    of its baseline (codec calls replaced by trivial ones), and the differences: the codec's flash
+#    and RAM; then `size` of its no-stream build (no streaming step) and the streaming path's
+#    flash and RAM by difference.
 set -euo pipefail
 export CARGO_TERM_COLOR=never
 
@@ -63,6 +65,10 @@ for variant in baseline decode-only; do
   cp "$elf" "target/cortex-m-gateway-$variant.elf"
 done
 
+step "firmware: no-stream build (the streaming step's chunks handed to a trivial call)"
+cargo build --release --locked --features no-stream
+cp "$elf" target/cortex-m-gateway-no-stream.elf
+
 step "firmware: build and run under QEMU"
 cargo build --release --locked
 # The runner in .cargo/config.toml is qemu-system-arm; QEMU exits with the firmware's semihosting status.
@@ -76,3 +82,9 @@ size "$elf" target/cortex-m-gateway-decode-only.elf target/cortex-m-gateway-base
     printf "codec, decode + views + encoders (firmware - baseline):  flash %6d B, RAM %d B\n", t[2] - t[4], r[2] - r[4]
     printf "codec, decode + views            (decode-only - baseline): flash %6d B, RAM %d B\n", t[3] - t[4], r[3] - r[4]
   }'
+# The streaming step (FrameValidator, Reader and the firmware's checks of their output): the same
+# firmware with its chunks generated but handed to a trivial call instead.
+size target/cortex-m-gateway-no-stream.elf
+size "$elf" target/cortex-m-gateway-no-stream.elf | awk '
+  NR > 1 { t[NR] = $1; r[NR] = $2 + $3 }
+  END { printf "stream (firmware - no-stream): flash %6d B, RAM %d B\n", t[2] - t[3], r[2] - r[3] }'

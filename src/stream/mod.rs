@@ -321,6 +321,11 @@ mod tests {
             r.feed(chunk, &mut on).unwrap();
         }
         assert_eq!(r.finish(&mut on), Ok(Tag::Result));
+        // Finished: the same answer again, and bytes after the end trail.
+        assert_eq!(r.finish(&mut on), Ok(Tag::Result));
+        assert_eq!(r.feed(b"", &mut on), Ok(()));
+        let trailing = crate::BodyError::new(BodyErrorKind::TrailingCharacters, frame.len());
+        assert_eq!(r.feed(b" x", &mut on), Err(FrameError::Body(trailing)));
         assert_eq!((&blob[..n], kept), (&b"hi"[..], Some(Kept::Blob)));
     }
 }

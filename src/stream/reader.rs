@@ -4,7 +4,7 @@ use super::FrameValidator;
 use super::machine::{Ev, Field, Sink};
 use crate::base64::{Carry, DecodeError, Decoder};
 use crate::blob::Base64Error;
-use crate::error::FrameError;
+use crate::error::{BodyError, BodyErrorKind as K, FrameError};
 use crate::frame::Tag;
 use crate::view::result::CacheScope;
 
@@ -115,6 +115,8 @@ pub enum Event<'e> {
 pub struct Reader<const N: usize = 256> {
     validator: FrameValidator,
     blob: BlobState<N>,
+    /// The answer of [`finish`](Self::finish), once called.
+    done: Option<Result<Tag, FrameError>>,
 }
 
 #[derive(Debug, Clone)]
@@ -149,6 +151,7 @@ impl<const N: usize> Reader<N> {
                 carry: Carry::new(),
                 total: 0,
             },
+            done: None,
         }
     }
 
@@ -166,6 +169,16 @@ impl<const N: usize> Reader<N> {
     /// As [`FrameValidator::feed`]: the frame's error as soon as these bytes
     /// decide it, then again from every later call.
     pub fn feed(&mut self, chunk: &[u8], on: impl FnMut(Event<'_>)) -> Result<(), FrameError> {
+        match self.done {
+            None => {}
+            Some(Err(e)) => return Err(e),
+            // The frame ended: bytes after it are trailing characters.
+            Some(Ok(_)) if chunk.is_empty() => return Ok(()),
+            Some(Ok(_)) => {
+                let at = self.validator.fed();
+                return Err(FrameError::Body(BodyError::new(K::TrailingCharacters, at)));
+            }
+        }
         let mut sink = Events {
             blob: &mut self.blob,
             on,
@@ -176,18 +189,32 @@ impl<const N: usize> Reader<N> {
     /// Ends the frame: the last events, then [`Event::FrameEnd`] if it is
     /// valid.
     ///
+    /// It takes the reader by reference, so that finishing does not move
+    /// the reader (and its `N`-byte buffer) on a microcontroller's stack.
+    /// Every later `finish` returns the same answer and hands out nothing; a
+    /// later `feed` returns its error, or, after a valid frame, bytes fed
+    /// after the end are trailing characters.
+    ///
     /// # Errors
     ///
     /// As [`FrameValidator::finish`].
-    pub fn finish(mut self, on: impl FnMut(Event<'_>)) -> Result<Tag, FrameError> {
+    pub fn finish(&mut self, on: impl FnMut(Event<'_>)) -> Result<Tag, FrameError> {
+        if let Some(done) = self.done {
+            return done;
+        }
         let mut sink = Events {
             blob: &mut self.blob,
             on,
         };
-        self.validator.step(&[], true, &mut sink)?;
-        let tag = self.validator.tag().ok_or(FrameError::Empty)?;
-        (sink.on)(Event::FrameEnd(tag));
-        Ok(tag)
+        let answer = self
+            .validator
+            .step(&[], true, &mut sink)
+            .and_then(|()| self.validator.tag().ok_or(FrameError::Empty));
+        if let Ok(tag) = answer {
+            (sink.on)(Event::FrameEnd(tag));
+        }
+        self.done = Some(answer);
+        answer
     }
 }
 

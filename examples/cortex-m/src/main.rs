@@ -13,10 +13,21 @@
 //! no-heap encoder (text and blob written in chunks), checks that they equal the golden frames
 //! byte for byte, and decodes them back through the same checks.
 //!
+//! Last comes the streaming step ([`streaming`]): a result frame of 1 117 653 bytes, far more
+//! than the 64 KiB of RAM, is generated chunk by chunk into a 2 KiB buffer and fed to
+//! [`FrameValidator`](diverge_frame::stream::FrameValidator) (which must accept it) and to
+//! [`Reader`](diverge_frame::stream::Reader) (whose pieces are checked against the frame's
+//! model: URIs, MIME type, the unescaped text byte for byte with its length and FNV-1a, every
+//! decoded blob byte, which body each item keeps). Then a copy with a raw control byte at
+//! offset 600 015 must be rejected with exactly the error [`Frame::decode`] gives, by the feed
+//! whose chunk holds that byte. Every `feed` runs inside the gauge, under the same bound.
+//!
 //! `cargo run --release` builds and runs it (see `.cargo/config.toml` and `ci.sh`);
 //! `--features baseline` builds the same firmware with every codec call replaced by a trivial
 //! one, so that `size` of the two ELF files gives the codec's flash and RAM by difference;
-//! `--features decode-only` leaves out the encoders (the answer step).
+//! `--features decode-only` leaves out the encoders (the answer step) and the streaming step;
+//! `--features no-stream` leaves out the streaming step only (its chunks are still generated,
+//! and handed to a trivial call), for the streaming path's flash by difference.
 
 #![no_std]
 #![no_main]
@@ -28,6 +39,8 @@ use core::fmt::Write as _;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use panic_semihosting as _;
+
+mod streaming;
 
 use diverge_frame::{
     Base64Error, BodyError, BodyErrorKind, CacheScope, CapacityError, EncodeError, FrameError,
@@ -58,10 +71,12 @@ struct Buffers {
 /// Capacity of the buffer the gateway encodes its answers into: the largest answer is 2 808 bytes.
 const FRAME_CAP: usize = 4 * 1024;
 
-/// All the RAM the gateway lends the codec: the views' buffers and the encoder's output.
+/// All the RAM the gateway lends the codec: the views' buffers, the encoder's output and the
+/// chunk buffer of the streaming step.
 struct Ram {
     bufs: Buffers,
     frame: [u8; FRAME_CAP],
+    chunk: [u8; streaming::CHUNK],
 }
 
 static mut RAM: Ram = Ram {
@@ -70,6 +85,7 @@ static mut RAM: Ram = Ram {
         blob: [0; BLOB_CAP],
     },
     frame: [0; FRAME_CAP],
+    chunk: [0; streaming::CHUNK],
 };
 
 /// A golden vector and what the gateway must find in it.
@@ -842,8 +858,11 @@ mod stack {
         /// The call that used [`vector_max`](Self::vector_max).
         pub vector_worst: &'static str,
         /// Most bytes of stack a call of each kind used, and which call: decoding, views,
-        /// encoding (calls whose name starts with `ResultEncoder`).
-        pub by_kind: [(usize, &'static str); 3],
+        /// encoding (calls whose name starts with `ResultEncoder`), streaming (calls whose
+        /// name starts with `FrameValidator` or `Reader`).
+        pub by_kind: [(usize, &'static str); 4],
+        /// Bytes of stack the last call used.
+        pub last: usize,
         vector: &'static str,
     }
 
@@ -854,7 +873,8 @@ mod stack {
                 worst: ("", ""),
                 vector_max: 0,
                 vector_worst: "",
-                by_kind: [(0, ""); 3],
+                by_kind: [(0, ""); 4],
+                last: 0,
                 vector: "",
             }
         }
@@ -899,7 +919,10 @@ mod stack {
                 p += 4;
             }
             let used = top - p;
-            let kind = if call.ends_with("::decode") {
+            self.last = used;
+            let kind = if call.starts_with("FrameValidator") || call.starts_with("Reader") {
+                3
+            } else if call.ends_with("::decode") {
                 0
             } else if call.starts_with("ResultEncoder") {
                 2
@@ -934,7 +957,7 @@ mod stack {
 fn main() -> ! {
     let ram = &raw mut RAM;
     // SAFETY: the only reference to RAM, taken once; single core, no interrupts.
-    let Ram { bufs, frame } = unsafe { &mut *ram };
+    let Ram { bufs, frame, chunk } = unsafe { &mut *ram };
     let mut g = stack::Gauge::new();
     let (mut handled, mut bytes, mut failures) = (0usize, 0usize, 0usize);
     hprintln!(
@@ -999,6 +1022,20 @@ fn main() -> ! {
             hprintln!("FAIL answers: {}", e);
         }
     }
+    g.start("stream");
+    match streaming::run(&mut g, chunk) {
+        Ok(None) => hprintln!("--   stream: not in this build (no streaming step)"),
+        Ok(Some(report)) => hprintln!("ok   {}", report),
+        Err(e) => {
+            failures += 1;
+            hprintln!(
+                "FAIL stream: {}  stack {:>4} B  {}",
+                e,
+                g.vector_max,
+                g.vector_worst
+            );
+        }
+    }
     hprintln!(
         "handled {} vectors ({} response frames, {} requests), {} bytes",
         handled,
@@ -1013,7 +1050,10 @@ fn main() -> ! {
         g.worst.1,
         STACK_BOUND
     );
-    for (kind, (used, call)) in ["decode", "views", "encoders"].iter().zip(g.by_kind) {
+    for (kind, (used, call)) in ["decode", "views", "encoders", "stream"]
+        .iter()
+        .zip(g.by_kind)
+    {
         hprintln!("  deepest {} call: {} B ({})", kind, used, call);
     }
     if g.max > STACK_BOUND {
