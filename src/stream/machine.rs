@@ -103,6 +103,45 @@ const REQUEST_NAMES: &[&[u8]] = &[b"_meta", b"uri", b"inputResponses", b"request
 const ITEM_NAMES: &[&[u8]] = &[b"uri", b"mimeType", b"text", b"blob", b"_meta"];
 const SCOPE_NAMES: &[&[u8]] = &[b"public", b"private"];
 
+/// A name of at most 16 bytes as one little-endian integer (zero past its
+/// end), so that a key is matched with a few integer compares.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: a bad index fails the build"
+)]
+const fn pack(name: &[u8]) -> u128 {
+    let mut v = 0u128;
+    let mut i = 0;
+    while i < name.len() && i < 16 {
+        v |= (name[i] as u128) << (8 * i);
+        i += 1;
+    }
+    v
+}
+
+/// [`pack`] of every name of a table.
+const fn packed<const N: usize>(names: &[&[u8]]) -> [u128; N] {
+    let mut out = [0u128; N];
+    let mut i = 0;
+    while i < N {
+        #[allow(
+            clippy::indexing_slicing,
+            reason = "evaluated at compile time: a bad index fails the build"
+        )]
+        {
+            out[i] = pack(names[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
+const RESULT_PACKED: [u128; 5] = packed(RESULT_NAMES);
+const ERROR_PACKED: [u128; 3] = packed(ERROR_NAMES);
+const REQUEST_PACKED: [u128; 4] = packed(REQUEST_NAMES);
+const ITEM_PACKED: [u128; 5] = packed(ITEM_NAMES);
+const SCOPE_PACKED: [u128; 2] = packed(SCOPE_NAMES);
+
 /// What the machine tells a reader, borrowed from the chunk being fed (or,
 /// for one character made by an escape or completed across a cut, from the
 /// machine's stack frame).
@@ -319,6 +358,9 @@ pub(crate) struct Machine {
     base: usize,
 
     // ----- schema -----
+    /// The container the machine is directly in (derived from the fields
+    /// below; recomputed when one changes).
+    cont: Cont,
     top_arr: bool,
     in_contents: bool,
     in_item: bool,
@@ -410,6 +452,7 @@ impl Machine {
             kind,
             st: St::Start,
             base,
+            cont: Cont::TopObj,
             top_arr: false,
             in_contents: false,
             in_item: false,
@@ -501,8 +544,15 @@ impl Machine {
             .is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
-    fn cont(&self) -> Cont {
-        if self.depth > 0 {
+    /// The container the machine is directly in (kept in `cont`).
+    #[inline]
+    const fn cont(&self) -> Cont {
+        self.cont
+    }
+
+    /// Recomputes `cont` after a container opened or closed.
+    fn set_cont(&mut self) {
+        self.cont = if self.depth > 0 {
             if self.is_obj(self.depth) {
                 Cont::GenObj
             } else {
@@ -516,7 +566,7 @@ impl Machine {
             Cont::TopArr
         } else {
             Cont::TopObj
-        }
+        };
     }
 
     /// Feeds `chunk`; with `eof`, the input ends after it.
@@ -533,7 +583,7 @@ impl Machine {
                 None if eof => None,
                 None => break,
             };
-            if self.st.skips_ws() && matches!(c, Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            if matches!(c, Some(b' ' | b'\t' | b'\n' | b'\r')) && self.st.skips_ws() {
                 i += 1;
                 while matches!(chunk.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
                     i += 1;
@@ -546,7 +596,17 @@ impl Machine {
                     if c.is_none() {
                         return Err(BodyError::new(K::Eof, at));
                     }
-                    i = self.string_bytes(chunk, i, sink)?;
+                    if self.key && self.names != Names::None && self.matcher.len == 0 {
+                        if let Some(next) = self.whole_key(chunk, i) {
+                            i = next;
+                            continue;
+                        }
+                    }
+                    i = if self.read || self.names != Names::None {
+                        self.string_bytes(chunk, i, sink)?
+                    } else {
+                        self.quiet_string(chunk, i, sink)?
+                    };
                 }
                 St::Esc => {
                     i += 1;
@@ -645,6 +705,7 @@ impl Machine {
                     Some(b'[') => {
                         i += 1;
                         self.top_arr = true;
+                        self.set_cont();
                         self.st = St::ArrFirst;
                     }
                     None => return Err(BodyError::new(K::Eof, at)),
@@ -948,6 +1009,7 @@ impl Machine {
             Field::Contents => match c {
                 Some(b'[') => {
                     self.in_contents = true;
+                    self.set_cont();
                     self.st = St::ArrFirst;
                     Ok(i + 1)
                 }
@@ -980,6 +1042,7 @@ impl Machine {
             Field::BadItem => {
                 if c == Some(b'{') {
                     self.in_item = true;
+                    self.set_cont();
                     self.item = [Seen::default(); 5];
                     self.st = St::ObjFirst;
                     if S::READS {
@@ -1084,10 +1147,10 @@ impl Machine {
                         *w &= !mask;
                     }
                 }
-                self.st = if b == b'{' {
-                    St::ObjFirst
+                (self.st, self.cont) = if b == b'{' {
+                    (St::ObjFirst, Cont::GenObj)
                 } else {
-                    St::ArrFirst
+                    (St::ArrFirst, Cont::GenArr)
                 };
                 Ok(i + 1)
             }
@@ -1156,6 +1219,154 @@ impl Machine {
                 }
                 Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
             }
+        }
+    }
+
+    /// Inside a string whose text nobody reads (the validators, and every
+    /// string of a reader that it does not hand out): the scanner's string
+    /// loop, resumable. One loaded word serves every escape in it (an
+    /// escape clears the marks it covers), long plain runs are jumped on
+    /// hosts, and the text is checked as UTF-8 in one piece, escapes
+    /// included, as the whole-buffer scanner checks it. An escape cut by
+    /// the chunk's end, or not valid, goes to the byte-wise states.
+    fn quiet_string<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        sink: &mut S,
+    ) -> Result<usize, BodyError> {
+        enum End {
+            Quote(usize),
+            Escape(usize),
+            Chunk,
+        }
+        let mut at = i;
+        let mut or = 0u64;
+        let mut plain_words = 0u32;
+        let end = 'text: loop {
+            let Some(word) = chunk.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+                loop {
+                    match chunk.get(at) {
+                        None => break 'text End::Chunk,
+                        Some(b'"') => break 'text End::Quote(at),
+                        Some(b'\\') => match self.escape_end(chunk, at) {
+                            Some(next) => at = next,
+                            None => break 'text End::Escape(at),
+                        },
+                        Some(&c) if c < 0x20 => {
+                            return Err(BodyError::new(
+                                K::ControlCharacterInString,
+                                self.base + at,
+                            ));
+                        }
+                        Some(&c) => {
+                            or |= u64::from(c);
+                            at += 1;
+                        }
+                    }
+                }
+            };
+            let w = u64::from_le_bytes(*word);
+            let mut marks = special_exact(w);
+            if marks == 0 {
+                or |= w;
+                at += 8;
+                plain_words += 1;
+                if find::HOST && plain_words == 16 {
+                    plain_words = 0;
+                    let tail = chunk.get(at..).unwrap_or_default();
+                    let run = find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
+                    let text = tail.get(..run).unwrap_or_default();
+                    let (controls, high) = controls_and_high(text);
+                    if controls {
+                        let first = text.iter().position(|&c| c < 0x20).unwrap_or(run);
+                        let bad = self.base + at + first;
+                        return Err(BodyError::new(K::ControlCharacterInString, bad));
+                    }
+                    or |= u64::from(high) << 7;
+                    at += run;
+                }
+                continue;
+            }
+            plain_words = 0;
+            loop {
+                let n = marks.trailing_zeros() / 8;
+                let p = at + n as usize;
+                let before = w & !(u64::MAX << (8 * n));
+                match chunk.get(p) {
+                    Some(b'"') => {
+                        or |= before;
+                        break 'text End::Quote(p);
+                    }
+                    Some(b'\\') => {
+                        let Some(next) = self.escape_end(chunk, p) else {
+                            or |= before;
+                            break 'text End::Escape(p);
+                        };
+                        let covered = next - at;
+                        if covered >= 8 {
+                            or |= w;
+                            at = next;
+                            break;
+                        }
+                        marks &= u64::MAX << (8 * covered);
+                        if marks == 0 {
+                            or |= w;
+                            at += 8;
+                            break;
+                        }
+                    }
+                    _ => {
+                        return Err(BodyError::new(K::ControlCharacterInString, self.base + p));
+                    }
+                }
+            }
+        };
+        let stop = match end {
+            End::Quote(p) | End::Escape(p) => p,
+            End::Chunk => chunk.len(),
+        };
+        if self.str_full && (or & HI != 0 || self.have < self.need) && stop > i {
+            let text = chunk.get(i..stop).unwrap_or_default();
+            self.plain(text, self.base + i, true, sink);
+        }
+        match end {
+            End::Quote(p) => {
+                self.string_end(chunk, p, self.base + p, sink)?;
+                Ok(p + 1)
+            }
+            End::Escape(p) => {
+                self.break_sequence();
+                self.esc_at = self.base + p;
+                self.st = St::Esc;
+                Ok(p + 1)
+            }
+            End::Chunk => Ok(chunk.len()),
+        }
+    }
+
+    /// Where the escape at `chunk[j]` (a backslash) ends, if it lies whole
+    /// in the chunk and is valid (with full checks, a surrogate must pair);
+    /// `None` for the byte-wise states to decide.
+    #[inline(always)]
+    fn escape_end(&self, chunk: &[u8], j: usize) -> Option<usize> {
+        match *chunk.get(j + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(j + 2),
+            b'u' => {
+                let n = hex4(chunk.get(j + 2..)?)?;
+                if !self.str_full || !(0xD800..0xE000).contains(&n) {
+                    return Some(j + 6);
+                }
+                match chunk.get(j + 6..)? {
+                    [b'\\', b'u', rest @ ..]
+                        if n < 0xDC00 && (0xDC00..0xE000).contains(&hex4(rest)?) =>
+                    {
+                        Some(j + 12)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 
@@ -1295,7 +1506,7 @@ impl Machine {
 
     /// An escape gave `ch`.
     fn unescaped<S: Sink>(&mut self, ch: char, sink: &mut S) {
-        if !self.str_full {
+        if !self.str_full || (!self.read && self.names == Names::None) {
             return;
         }
         let mut buf = [0u8; 4];
@@ -1348,9 +1559,8 @@ impl Machine {
         if let Some(e) = self.utf8_err {
             return Err(BodyError::new(K::InvalidUtf8, e));
         }
-        let names = self.name_table(self.names);
-        let found = self.matcher.found(names);
         if self.key {
+            let found = self.matcher.found(self.name_table(self.names));
             self.key = false;
             self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
             self.st = St::Colon;
@@ -1361,7 +1571,7 @@ impl Machine {
             sink.event(Ev::End(self.field));
         }
         if self.names == Names::Scope {
-            match found {
+            match self.matcher.found(SCOPE_NAMES) {
                 Some(0) => self.scope = Some(CacheScope::Public),
                 Some(_) => self.scope = Some(CacheScope::Private),
                 None if self.matcher.len == 0 => self.scope = None,
@@ -1369,6 +1579,53 @@ impl Machine {
             }
         }
         self.after_scalar(chunk, j + 1, at + 1, sink)
+    }
+
+    /// The common key: plain ASCII, whole in the chunk from `i` (just after
+    /// its opening quote), at most 16 bytes. Matched against the names at
+    /// once; `None` for the general string path (escapes, non-ASCII, a cut,
+    /// a longer key).
+    #[inline]
+    fn whole_key(&mut self, chunk: &[u8], i: usize) -> Option<usize> {
+        let (j, high) = scan(chunk, i);
+        let len = j - i;
+        if high || len > 16 || chunk.get(j) != Some(&b'"') {
+            return None;
+        }
+        let key = match chunk.get(i..i + 16).and_then(<[u8]>::first_chunk::<16>) {
+            Some(word) => {
+                let mask = if len == 16 {
+                    u128::MAX
+                } else {
+                    (1u128 << (8 * len)) - 1
+                };
+                u128::from_le_bytes(*word) & mask
+            }
+            None => chunk
+                .get(i..j)?
+                .iter()
+                .enumerate()
+                .fold(0u128, |v, (k, &b)| v | u128::from(b) << (8 * k)),
+        };
+        let table: &[u128] = match self.names {
+            Names::None => &[],
+            Names::Top => match self.kind {
+                Kind::Result => &RESULT_PACKED,
+                Kind::Error => &ERROR_PACKED,
+                Kind::Request => &REQUEST_PACKED,
+            },
+            Names::Item => &ITEM_PACKED,
+            Names::Scope => &SCOPE_PACKED,
+        };
+        let names = self.name_table(self.names);
+        let found = table
+            .iter()
+            .zip(names)
+            .position(|(&p, n)| p == key && n.len() == len);
+        self.key = false;
+        self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
+        self.st = St::Colon;
+        Some(j + 1)
     }
 
     // ----- members, scalars and closes ----------------------------------
@@ -1439,6 +1696,7 @@ impl Machine {
         match self.cont() {
             Cont::GenObj | Cont::GenArr => {
                 self.depth -= 1;
+                self.set_cont();
                 if self.depth == 0 {
                     self.value_end(chunk, i, at + 1, sink)
                 } else {
@@ -1454,6 +1712,7 @@ impl Machine {
                     return Err(BodyError::new(K::InvalidContentItem, at));
                 }
                 self.in_item = false;
+                self.set_cont();
                 self.st = St::Next;
                 if S::READS {
                     sink.event(Ev::ItemEnd(is_text));
@@ -1462,6 +1721,7 @@ impl Machine {
             }
             Cont::Contents => {
                 self.in_contents = false;
+                self.set_cont();
                 self.field = Field::Contents;
                 self.value_end(chunk, i, at + 1, sink)
             }
