@@ -596,11 +596,13 @@ impl Machine {
                     if c.is_none() {
                         return Err(BodyError::new(K::Eof, at));
                     }
-                    if self.key && self.names != Names::None && self.matcher.len == 0 {
-                        if let Some(next) = self.whole_key(chunk, i) {
-                            i = next;
-                            continue;
-                        }
+                    if self.key
+                        && self.names != Names::None
+                        && self.matcher.len == 0
+                        && let Some(next) = self.whole_key(chunk, i)
+                    {
+                        i = next;
+                        continue;
                     }
                     i = if self.read || self.names != Names::None {
                         self.string_bytes(chunk, i, sink)?
