@@ -596,7 +596,10 @@ impl Machine {
                     if c.is_none() {
                         return Err(BodyError::new(K::Eof, at));
                     }
-                    if self.key
+                    // Hosts only: microcontrollers take the compact general
+                    // path (the fast paths cost flash and stack there).
+                    if find::HOST
+                        && self.key
                         && self.names != Names::None
                         && self.matcher.len == 0
                         && let Some(next) = self.whole_key(chunk, i)
@@ -604,7 +607,7 @@ impl Machine {
                         i = next;
                         continue;
                     }
-                    i = if self.read || self.names != Names::None {
+                    i = if !find::HOST || self.read || self.names != Names::None {
                         self.string_bytes(chunk, i, sink)?
                     } else {
                         self.quiet_string(chunk, i, sink)?
