@@ -357,6 +357,10 @@ pub(crate) struct Machine {
     /// Absolute offset of the current chunk's first byte.
     base: usize,
 
+    /// The compact paths only (microcontrollers; tests force it on hosts
+    /// to pin both paths to the same answers).
+    pub(crate) compact: bool,
+
     // ----- schema -----
     /// The container the machine is directly in (derived from the fields
     /// below; recomputed when one changes).
@@ -452,6 +456,7 @@ impl Machine {
             kind,
             st: St::Start,
             base,
+            compact: !find::HOST,
             cont: Cont::TopObj,
             top_arr: false,
             in_contents: false,
@@ -598,7 +603,7 @@ impl Machine {
                     }
                     // Hosts only: microcontrollers take the compact general
                     // path (the fast paths cost flash and stack there).
-                    if find::HOST
+                    if !self.compact
                         && self.key
                         && self.names != Names::None
                         && self.matcher.len == 0
@@ -607,7 +612,7 @@ impl Machine {
                         i = next;
                         continue;
                     }
-                    i = if !find::HOST || self.read || self.names != Names::None {
+                    i = if self.compact || self.read || self.names != Names::None {
                         self.string_bytes(chunk, i, sink)?
                     } else {
                         self.quiet_string(chunk, i, sink)?

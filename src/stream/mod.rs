@@ -169,7 +169,9 @@ impl FrameValidator {
                 Tag::Result => Kind::Result,
                 Tag::Error => Kind::Error,
             };
+            let compact = self.machine.compact;
             self.machine = Machine::new(kind, 1);
+            self.machine.compact = compact;
             chunk = rest;
         }
         match self.machine.run(chunk, eof, sink) {
@@ -281,6 +283,35 @@ mod tests {
                 let mut v = FrameValidator::new();
                 let got = v.feed(a).and_then(|()| v.feed(b)).and_then(|()| v.finish());
                 assert_eq!(got, want, "cut at {cut}");
+            }
+        }
+    }
+
+    /// The compact paths (what microcontrollers run) against the host's
+    /// fast ones and `Frame::decode`, on golden vectors at every cut.
+    #[test]
+    fn compact_and_fast_paths_agree_at_every_cut() {
+        let vectors: &[&[u8]] = &[
+            include_bytes!("../../tests/vectors/result_escapes.bin"),
+            include_bytes!("../../tests/vectors/result_text_and_blob_items.bin"),
+            include_bytes!("../../tests/vectors/result_cache_scope_forms.bin"),
+            include_bytes!("../../tests/vectors/result_positional.bin"),
+            include_bytes!("../../tests/vectors/invalid_lone_surrogate.bin"),
+            include_bytes!("../../tests/vectors/invalid_no_variant.bin"),
+            include_bytes!("../../tests/vectors/error_not_found.bin"),
+            b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\xff\\q\"}],\"x\":\"\\ud800\"}",
+        ];
+        let step = if cfg!(miri) { 17 } else { 1 };
+        for frame in vectors {
+            let want = Frame::decode(frame).map(|f| f.tag());
+            for cut in (0..=frame.len()).step_by(step) {
+                let (a, b) = frame.split_at(cut);
+                for compact in [true, false] {
+                    let mut v = FrameValidator::new();
+                    v.machine.compact = compact;
+                    let got = v.feed(a).and_then(|()| v.feed(b)).and_then(|()| v.finish());
+                    assert_eq!(got, want, "cut at {cut}, compact {compact}");
+                }
             }
         }
     }
