@@ -2,25 +2,35 @@
 //! every way a read-resource exchange can end, checked end to end.
 //!
 //! ```text
-//! cargo run --release --example gateway [-- --buffer BYTES] [--count N] [--quiet]
+//! cargo run --release --example gateway [-- --buffer BYTES] [--cap BYTES] [--count N] [--quiet]
 //! ```
 //!
 //! Three threads besides the gateway (all sockets on 127.0.0.1, ports picked
 //! by the OS):
 //!
-//! * the **provider** answers asks for twelve resources: text with escapes
-//!   and non-ASCII, a 1 MiB text, base64 blobs, a not-found error (`-32602`),
-//!   an internal error (`-32603`), a clean close with no message, an abrupt
-//!   reset on the first ask (answered on the retry), `/requests` closed
-//!   before the path opens on the first ask (answered on the retry), a
-//!   resource that always resets (the gateway gives up), a message larger
-//!   than the gateway's buffer, and two malformed frames;
-//! * the **gateway** (the main thread) asks for each resource, reads each
-//!   path into one fixed buffer with [`diverge_frame::exchange::PathReader`],
-//!   drives an [`Exchange`] (at most [`MAX_RETRIES`] retries), decodes the
-//!   message with [`Frame::decode`] and forwards every valid frame unchanged;
-//! * the **downstream** client checks each forwarded frame byte for byte
-//!   against what the provider sent.
+//! * the **provider** answers asks for fourteen resources: text with escapes
+//!   and non-ASCII, a 1 MiB text, base64 blobs, a 2 MiB blob, a not-found
+//!   error (`-32602`), an internal error (`-32603`), a clean close with no
+//!   message, an abrupt reset on the first ask (answered on the retry),
+//!   `/requests` closed before the path opens on the first ask (answered on
+//!   the retry), a resource that always resets (the gateway gives up), an
+//!   8 MiB text (larger than the gateway's cap), two malformed frames, and a
+//!   1 MiB text that turns invalid after 600 000 good bytes;
+//! * the **gateway** (the main thread) asks for each resource, drives an
+//!   [`Exchange`] (at most [`MAX_RETRIES`] retries) and relays each path
+//!   **cut-through** with a [`StreamPath`]: it reads the path into one
+//!   fixed buffer, at most `--buffer` bytes a read, has the chunk validated
+//!   and forwards it downstream at once, so a frame of any size up to the
+//!   cap passes through a buffer of any size. When the path ends, the
+//!   relay's verdict ([`RelayEnd::downstream`]) closes the downstream
+//!   connection cleanly (a whole valid frame, or nothing: not served) or
+//!   resets it (the frame turned out invalid, upstream ended abruptly, the
+//!   cap was passed);
+//! * the **downstream** client reads every relayed attempt to its end and
+//!   checks it: a clean close must carry the provider's frame byte for
+//!   byte (or nothing), a reset must carry a prefix of it that a
+//!   [`FrameValidator`] accepts (what the gateway forwarded before it gave
+//!   up), and it counts what it saw per resource.
 //!
 //! # The demo's framing over TCP
 //!
@@ -36,21 +46,29 @@
 //!                  provider → gateway's path listener, one connection per path:
 //!                  channel u32 | the message (tag 0/1 + rmcp JSON) | close
 //!                  FIN = clean close; RST (SO_LINGER 0) = abrupt end.
-//! downstream       gateway → client, one connection.
-//!                  Per frame: resource index u32 | length u32 | frame, unchanged
+//! downstream       gateway → client, one connection per path attempt, the
+//!                  path mirrored as it arrives:
+//!                  resource index u32 | the frame's bytes, forwarded chunk by chunk | close
+//!                  FIN = a whole valid frame (no bytes after the index: not served);
+//!                  RST (SO_LINGER 0) = aborted: the client drops what it got.
+//!                  Index 0xFFFF_FFFF then FIN: the run is over.
 //! ```
 //!
-//! One line is printed per exchange (round, resource, outcome, bytes, time,
-//! asks) and a summary at the end; the exit code is 1 if any outcome, ask
-//! count or forwarded frame differs from what the scenario expects.
-//! `--buffer BYTES` sets the gateway's buffer (default 1.5 MiB; outcomes
-//! that depend on it are computed from it), `--count N` repeats the whole
-//! scenario N times, `--quiet` prints only unexpected exchanges and the
-//! summary.
+//! One line is printed per exchange (round, resource, outcome, bytes read
+//! from the path, time, asks) and a summary at the end, with the gateway's
+//! memory per path (its buffer and a [`StreamPath`]); the exit code is 1 if
+//! any outcome, ask count or downstream attempt differs from what the
+//! scenario expects.
+//!
+//! `--buffer BYTES` sets the gateway's chunk buffer (default 64 KiB; try
+//! `--buffer 4096`), `--cap BYTES` the largest message it relays (default
+//! 4 MiB); outcomes that depend on them are computed from them. Sizes take
+//! a `K` or `M` suffix (KiB, MiB). `--count N` repeats the whole scenario N
+//! times, `--quiet` prints only unexpected exchanges and the summary.
 
 #![allow(clippy::indexing_slicing)]
 
-use std::io::{self, BufReader, BufWriter, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -61,20 +79,29 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use diverge_frame::exchange::{
-    Event, Exchange, PathEnd, PathReader, READ_RESOURCE_KIND, Status, TooLarge,
+    Downstream, Event, Exchange, READ_RESOURCE_KIND, RelayEnd, Status, StreamPath,
 };
-use diverge_frame::{Frame, RequestView, Tag};
+use diverge_frame::stream::FrameValidator;
+use diverge_frame::{BodyErrorKind, Frame, FrameError, RequestView, Tag};
 use rmcp::ErrorData;
 use rmcp::model::{ErrorCode, ReadResourceResult, ResourceContents};
 
 /// How often the gateway asks again after an unanswered exchange.
 const MAX_RETRIES: u32 = 2;
-/// The gateway's buffer unless `--buffer` says otherwise: 1.5 MiB.
-const DEFAULT_BUFFER: usize = 3 << 19;
+/// The gateway's chunk buffer unless `--buffer` says otherwise: 64 KiB, a
+/// fraction of the frames it relays (up to 4 MiB, the default cap).
+const DEFAULT_BUFFER: usize = 64 << 10;
+/// The largest message the gateway relays unless `--cap` says otherwise: 4 MiB.
+const DEFAULT_CAP: usize = 4 << 20;
 /// Longest wait for any socket or event; nothing in the demo should come near it.
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes of the message the provider writes before a reset.
 const PARTIAL: usize = 64;
+/// Good bytes before the byte that makes `docs://turns-bad` invalid: more
+/// than 512 KiB.
+const GOOD_BYTES: usize = 600_000;
+/// The resource index that tells the downstream client the run is over.
+const END_OF_RUN: u32 = u32::MAX;
 /// Unexpected exchanges printed in full under `--quiet`.
 const MAX_REPORTED: usize = 20;
 
@@ -96,17 +123,18 @@ enum Serve {
 /// How an exchange ended, as the gateway sees it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Outcome {
-    /// Answered with a valid result frame (forwarded).
+    /// Answered with a valid result frame (relayed, closed cleanly downstream).
     Result,
-    /// Answered with a valid error frame (forwarded).
+    /// Answered with a valid error frame (relayed, closed cleanly downstream).
     Error,
-    /// Clean close with no message.
+    /// Clean close with no message (closed cleanly downstream, no bytes).
     NotServed,
-    /// The message did not fit the buffer.
+    /// The message passed the cap (reset downstream).
     TooLarge,
-    /// Answered with bytes that are not a valid frame (not forwarded).
+    /// Answered with bytes that are not a valid frame (reset downstream).
     Malformed,
-    /// Unanswered more often than `MAX_RETRIES` allows.
+    /// Unanswered more often than `MAX_RETRIES` allows (every attempt reset
+    /// downstream).
     GaveUp,
     /// The demo itself went wrong (a timeout, a stray path, a dead socket).
     Failed,
@@ -135,8 +163,14 @@ impl Outcome {
         }
     }
 
+    /// Whether the exchange ends with a whole frame closed cleanly downstream.
     const fn forwarded(self) -> bool {
         matches!(self, Self::Result | Self::Error)
+    }
+
+    /// Whether the exchange's last attempt is reset downstream.
+    const fn refused(self) -> bool {
+        matches!(self, Self::TooLarge | Self::Malformed)
     }
 }
 
@@ -146,28 +180,83 @@ struct Resource {
     serve: Serve,
     /// The message on the path (a real frame, or deliberately not one).
     message: Vec<u8>,
-    /// What the message is, if it fits the buffer.
+    /// What the message is, if it fits the cap.
     kind: Outcome,
 }
 
+/// What one resource must give in one exchange.
+#[derive(Clone, Copy, Debug)]
+struct Want {
+    outcome: Outcome,
+    /// A second outcome just as right: which of the cap and a bad byte the
+    /// relay meets first can depend on where the reads cut the path.
+    or: Option<Outcome>,
+    asks: u32,
+    /// Path attempts the client sees reset.
+    aborted: u32,
+}
+
+impl Want {
+    fn accepts(&self, outcome: Outcome) -> bool {
+        outcome == self.outcome || self.or == Some(outcome)
+    }
+
+    fn name(&self) -> String {
+        match self.or {
+            Some(or) => format!("{} or {}", self.outcome.name(), or.name()),
+            None => self.outcome.name().into(),
+        }
+    }
+}
+
 impl Resource {
-    /// The outcome and number of asks this resource must give with `buffer`.
-    fn expected(&self, buffer: usize) -> (Outcome, u32) {
+    /// What this resource must give with a `buffer`-byte chunk buffer and a
+    /// `cap`-byte cap.
+    fn expected(&self, buffer: usize, cap: usize) -> Want {
         let partial = PARTIAL.min(self.message.len() / 2);
-        let first_fits = partial <= buffer;
-        match self.serve {
-            Serve::Nothing => (Outcome::NotServed, 1),
-            Serve::ResetAlways if first_fits => (Outcome::GaveUp, MAX_RETRIES + 1),
-            Serve::ResetOnce | Serve::ResetAlways if !first_fits => (Outcome::TooLarge, 1),
-            _ => {
-                let asks = if self.serve == Serve::Message { 1 } else { 2 };
-                let outcome = if self.message.len() > buffer {
-                    Outcome::TooLarge
-                } else {
-                    self.kind
-                };
-                (outcome, asks)
+        let (outcome, or) = self.whole(buffer, cap);
+        let refused = u32::from(outcome.refused());
+        let (outcome, or, asks, aborted) = match self.serve {
+            Serve::Nothing => (Outcome::NotServed, None, 1, 0),
+            Serve::ResetOnce | Serve::ResetAlways if partial > cap => {
+                (Outcome::TooLarge, None, 1, 1)
             }
+            Serve::ResetAlways => (Outcome::GaveUp, None, MAX_RETRIES + 1, MAX_RETRIES + 1),
+            Serve::ResetOnce => (outcome, or, 2, 1 + refused),
+            Serve::DropRequestsOnce => (outcome, or, 2, refused),
+            Serve::Message => (outcome, or, 1, refused),
+        };
+        Want {
+            outcome,
+            or,
+            asks,
+            aborted,
+        }
+    }
+
+    /// The outcome of the whole message relayed under `cap`.
+    fn whole(&self, buffer: usize, cap: usize) -> (Outcome, Option<Outcome>) {
+        let len = self.message.len();
+        if len <= cap {
+            return (self.kind, None);
+        }
+        if self.kind != Outcome::Malformed {
+            return (Outcome::TooLarge, None);
+        }
+        // Malformed and longer than the cap: the relay stops at whichever it
+        // meets first, the chunk that passes the cap (checked first) or the
+        // one holding the byte that decides the error.
+        let decided_at = match Frame::decode(&self.message) {
+            Err(FrameError::Body(e)) if e.kind() == BodyErrorKind::Eof => len,
+            Err(FrameError::Body(e)) => e.offset(),
+            Err(FrameError::Empty | FrameError::UnknownTag(_)) | Ok(_) => 0,
+        };
+        if decided_at >= cap {
+            (Outcome::TooLarge, None)
+        } else if decided_at.saturating_add(buffer) <= cap {
+            (Outcome::Malformed, None)
+        } else {
+            (Outcome::Malformed, Some(Outcome::TooLarge))
         }
     }
 }
@@ -214,6 +303,30 @@ fn text(uri: &str, text: impl Into<String>) -> ResourceContents {
     ResourceContents::text(text, uri)
 }
 
+/// A 1 MiB text frame whose first line-number digit past [`GOOD_BYTES`]
+/// is replaced by a raw control character: invalid JSON inside the string.
+fn turns_bad(uri: &str) -> Vec<u8> {
+    let mut frame = result_frame(vec![text(uri, long_text(1 << 20))]);
+    let at = (GOOD_BYTES..frame.len())
+        .find(|&i| frame[i].is_ascii_digit())
+        .expect("a line number past GOOD_BYTES");
+    frame[at] = 0x01;
+    frame
+}
+
+/// Bytes that look random enough not to compress into a pattern.
+fn noise(len: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x.to_le_bytes()[3]
+        })
+        .collect()
+}
+
 /// The scenario: every resource and how it is served.
 fn resources() -> Vec<Resource> {
     let bytes: Vec<u8> = (0..=255u8).cycle().take(3 * 1024).collect();
@@ -247,6 +360,16 @@ fn resources() -> Vec<Resource> {
                 ResourceContents::blob(base64(png), "blob://assets/pixel.png")
                     .with_mime_type("image/png"),
                 ResourceContents::blob(base64(&bytes), "blob://assets/bytes.bin")
+                    .with_mime_type("application/octet-stream"),
+            ]),
+            Outcome::Result,
+        ),
+        r(
+            // 1.5 MiB of bytes: a 2 MiB base64 blob.
+            "blob://large",
+            Serve::Message,
+            result_frame(vec![
+                ResourceContents::blob(base64(&noise(3 << 19)), "blob://large")
                     .with_mime_type("application/octet-stream"),
             ]),
             Outcome::Result,
@@ -299,9 +422,10 @@ fn resources() -> Vec<Resource> {
             Outcome::Result,
         ),
         r(
+            // A valid frame, twice the default cap.
             "docs://huge",
             Serve::Message,
-            result_frame(vec![text("docs://huge", long_text(2 << 20))]),
+            result_frame(vec![text("docs://huge", long_text(8 << 20))]),
             Outcome::Result,
         ),
         r(
@@ -314,6 +438,12 @@ fn resources() -> Vec<Resource> {
             "docs://wrong-tag",
             Serve::Message,
             b"\x02{\"contents\":[]}".to_vec(),
+            Outcome::Malformed,
+        ),
+        r(
+            "docs://turns-bad",
+            Serve::Message,
+            turns_bad("docs://turns-bad"),
             Outcome::Malformed,
         ),
     ]
@@ -336,6 +466,7 @@ fn read_ask(conn: &mut TcpStream) -> io::Result<Option<(u32, Vec<u8>)>> {
     Ok(Some((channel, ask)))
 }
 
+/// Ends a connection abruptly: with `SO_LINGER` 0, the close sends a reset.
 fn reset(stream: TcpStream) -> io::Result<()> {
     socket2::SockRef::from(&stream).set_linger(Some(Duration::ZERO))?;
     drop(stream);
@@ -391,8 +522,9 @@ fn provider(
             out.clear();
             out.extend_from_slice(&channel.to_be_bytes());
             out.extend_from_slice(message);
-            // A gateway that found the message too large stops reading and
-            // resets: that write error is part of the scenario.
+            // A gateway that refuses the message (invalid, or past its cap)
+            // stops reading and resets: that write error is part of the
+            // scenario.
             let _ = path.write_all(&out);
             if reset_now {
                 reset(path)?;
@@ -405,43 +537,85 @@ fn provider(
 
 // -------------------------------------------------------------- downstream
 
-/// What the downstream client checked.
-#[derive(Default)]
-struct Checked {
+/// What the downstream client saw of one resource's attempts.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Seen {
+    /// Clean closes carrying the provider's frame, byte for byte.
     frames: u64,
-    bytes: u64,
+    /// Clean closes with no bytes after the index: not served.
+    empty: u64,
+    /// Resets, whatever came before them.
+    aborted: u64,
+}
+
+/// What the downstream client checked.
+struct Checked {
+    seen: Vec<Seen>,
+    frame_bytes: u64,
+    aborted_bytes: u64,
     mismatches: Vec<String>,
 }
 
-/// The downstream client: compares every forwarded frame with the
-/// provider's bytes, until the gateway closes.
+/// The downstream client: reads every attempt the gateway relays to its
+/// end and checks it against the provider's bytes, until the gateway says
+/// the run is over.
 fn downstream(listener: &TcpListener, table: &[Resource]) -> io::Result<Checked> {
-    let (conn, _) = listener.accept()?;
-    conn.set_read_timeout(Some(TIMEOUT * 6))?;
-    let mut conn = BufReader::with_capacity(1 << 16, conn);
-    let mut checked = Checked::default();
-    let mut frame = Vec::new();
+    let mut checked = Checked {
+        seen: vec![Seen::default(); table.len()],
+        frame_bytes: 0,
+        aborted_bytes: 0,
+        mismatches: Vec::new(),
+    };
+    let mut got = Vec::new();
     loop {
-        let mut head = [0u8; 8];
-        match conn.read_exact(&mut head) {
-            Ok(()) => {}
-            Err(e) if e.kind() == ErrorKind::UnexpectedEof => return Ok(checked),
-            Err(e) => return Err(e),
+        // The gateway relays one attempt at a time, in order.
+        let (mut conn, _) = listener.accept()?;
+        conn.set_read_timeout(Some(TIMEOUT * 6))?;
+        let mut head = [0u8; 4];
+        if let Err(e) = conn.read_exact(&mut head) {
+            let m = format!("an attempt that ended before naming its resource ({e})");
+            checked.mismatches.push(m);
+            continue;
         }
-        let index = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
-        let len = u32::from_be_bytes([head[4], head[5], head[6], head[7]]) as usize;
-        frame.resize(len, 0);
-        conn.read_exact(&mut frame)?;
-        checked.frames += 1;
-        checked.bytes += len as u64;
-        match table.get(index) {
-            Some(r) if r.message == frame => {}
-            Some(r) => checked
-                .mismatches
-                .push(format!("{}: {len} bytes differ", r.uri)),
-            None => checked
-                .mismatches
-                .push(format!("unknown resource #{index}")),
+        let index = u32::from_be_bytes(head);
+        if index == END_OF_RUN {
+            return Ok(checked);
+        }
+        let entry = usize::try_from(index)
+            .ok()
+            .and_then(|i| table.get(i).zip(checked.seen.get_mut(i)));
+        let Some((r, seen)) = entry else {
+            let m = format!("an attempt for unknown resource #{index}");
+            checked.mismatches.push(m);
+            continue;
+        };
+        got.clear();
+        match conn.read_to_end(&mut got) {
+            // FIN: an answer the client may use.
+            Ok(_) if got.is_empty() => seen.empty += 1,
+            Ok(_) if got == r.message => {
+                seen.frames += 1;
+                checked.frame_bytes += got.len() as u64;
+            }
+            Ok(n) => checked.mismatches.push(format!(
+                "{}: a clean close after {n} bytes that are not the provider's frame",
+                r.uri
+            )),
+            // RST: not an answer. What came before it must still be bytes
+            // the gateway had validated: a valid prefix of the frame.
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => {
+                seen.aborted += 1;
+                checked.aborted_bytes += got.len() as u64;
+                let prefix = r.message.starts_with(&got);
+                if !prefix || FrameValidator::new().feed(&got).is_err() {
+                    checked.mismatches.push(format!(
+                        "{}: a reset after {} bytes that are not a valid prefix of the frame",
+                        r.uri,
+                        got.len()
+                    ));
+                }
+            }
+            Err(e) => return Err(e),
         }
     }
 }
@@ -459,10 +633,21 @@ enum Ev {
 /// One exchange, as printed.
 struct Report {
     outcome: Outcome,
-    bytes: usize,
     asks: u32,
     elapsed: Duration,
-    detail: String,
+    notes: Notes,
+}
+
+/// What the attempts of one exchange did.
+#[derive(Default)]
+struct Notes {
+    /// Bytes read from the paths (the channel not counted).
+    read: usize,
+    /// Bytes forwarded downstream.
+    relayed: usize,
+    /// Attempts reset downstream.
+    aborted: u32,
+    detail: Vec<String>,
 }
 
 struct Gateway {
@@ -473,24 +658,52 @@ struct Gateway {
     generation: u64,
     /// The thread that tells when the current `/requests` ends.
     watcher: Option<JoinHandle<()>>,
-    downstream: BufWriter<TcpStream>,
+    downstream: SocketAddr,
+    /// The chunk buffer: every read of a path goes here, whatever the
+    /// frame's size.
     buf: Vec<u8>,
+    cap: usize,
     next_channel: u32,
 }
 
-/// Reads one path's message with the push API.
-fn read_path<'b>(stream: &mut TcpStream, buf: &'b mut [u8]) -> Result<PathEnd<&'b [u8]>, TooLarge> {
-    let mut reader = PathReader::new(buf);
-    let mut chunk = [0u8; 1 << 16];
-    loop {
-        // Bounded: every pass stores at least one byte, the reader takes
-        // at most `buf.len()` of them, and a silent peer times out.
-        match stream.read(&mut chunk) {
-            Ok(0) => return reader.close(),
-            Ok(n) => reader.push(&chunk[..n])?,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(_) => return reader.abort(),
+/// How one path went through the relay.
+struct Relayed {
+    end: RelayEnd<io::Error, io::Error>,
+    /// Bytes read from the path.
+    read: usize,
+    /// Bytes forwarded downstream.
+    forwarded: usize,
+}
+
+/// Relays one path cut-through with the push API: each read chunk is
+/// validated, then forwarded at once; the first chunk refused (an invalid
+/// frame, the cap passed) is not forwarded and ends the relay.
+fn relay(up: &mut TcpStream, down: &mut TcpStream, buf: &mut [u8], cap: usize) -> Relayed {
+    let mut path = StreamPath::with_cap(cap);
+    let (mut read, mut forwarded) = (0, 0);
+    let end = loop {
+        // Bounded: every pass reads at least one byte, the cap bounds the
+        // bytes accepted, and a silent peer times out.
+        let n = match up.read(buf) {
+            Ok(0) => break path.close(),
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => break path.abort(e),
+        };
+        read += n;
+        let chunk = &buf[..n];
+        if let Err(refused) = path.push(chunk) {
+            break refused;
         }
+        if let Err(e) = down.write_all(chunk) {
+            break RelayEnd::Downstream(e);
+        }
+        forwarded += n;
+    };
+    Relayed {
+        end,
+        read,
+        forwarded,
     }
 }
 
@@ -551,6 +764,60 @@ impl Gateway {
         Ok(())
     }
 
+    /// Opens the downstream connection for one path attempt of resource
+    /// `index` and names the resource on it.
+    fn open_downstream(&self, index: usize) -> io::Result<TcpStream> {
+        let mut conn = TcpStream::connect(self.downstream)?;
+        conn.set_nodelay(true)?;
+        conn.set_write_timeout(Some(TIMEOUT))?;
+        let index = u32::try_from(index).map_err(io::Error::other)?;
+        conn.write_all(&index.to_be_bytes())?;
+        Ok(conn)
+    }
+
+    /// Relays one open path (of ask number `ask`) to a new downstream connection and ends that
+    /// connection as the relay says: `Ok` with the relay's end, or `Err`
+    /// with why the demo itself failed.
+    fn relay_path(
+        &mut self,
+        index: usize,
+        ask: u32,
+        mut up: TcpStream,
+        notes: &mut Notes,
+    ) -> Result<RelayEnd<io::Error, io::Error>, String> {
+        let mut down = self
+            .open_downstream(index)
+            .map_err(|e| format!("downstream: {e}"))?;
+        let relayed = relay(&mut up, &mut down, &mut self.buf, self.cap);
+        // A refused frame leaves bytes unread: dropping the path resets it.
+        drop(up);
+        notes.read += relayed.read;
+        notes.relayed += relayed.forwarded;
+        let ended = match relayed.end.downstream() {
+            Downstream::Close => down.shutdown(Shutdown::Write),
+            Downstream::Abort => {
+                notes.aborted += 1;
+                let what = match &relayed.end {
+                    RelayEnd::Unanswered(e) if e.kind() == ErrorKind::ConnectionReset => {
+                        "path reset".into()
+                    }
+                    RelayEnd::Unanswered(e) => format!("path ended abruptly ({e})"),
+                    RelayEnd::Malformed(e) => e.to_string(),
+                    RelayEnd::TooLarge(e) => e.to_string(),
+                    RelayEnd::Downstream(e) => format!("downstream write failed ({e})"),
+                    RelayEnd::Answered(_) | RelayEnd::NotServed => String::new(),
+                };
+                notes.detail.push(format!(
+                    "ask {ask}: {what}; reset downstream after {} B",
+                    relayed.forwarded
+                ));
+                reset(down)
+            }
+        };
+        ended.map_err(|e| format!("downstream: {e}"))?;
+        Ok(relayed.end)
+    }
+
     /// Runs one exchange for resource `index` to its end.
     fn exchange(&mut self, index: usize, resource: &Resource) -> Report {
         let start = Instant::now();
@@ -559,14 +826,15 @@ impl Gateway {
         let mut exchange = Exchange::new(MAX_RETRIES);
         let mut path: Option<TcpStream> = None;
         let mut answer = None;
-        let mut bytes = 0;
-        let mut detail = String::new();
-        let report = |outcome, bytes, exchange: &Exchange, detail| Report {
-            outcome,
-            bytes,
-            asks: exchange.asks(),
-            elapsed: start.elapsed(),
-            detail,
+        let mut notes = Notes::default();
+        let report = |outcome, exchange: &Exchange, mut notes: Notes, detail: Option<String>| {
+            notes.detail.extend(detail);
+            Report {
+                outcome,
+                asks: exchange.asks(),
+                elapsed: start.elapsed(),
+                notes,
+            }
         };
 
         // Each pass moves the exchange on or fails it; the retry bound keeps
@@ -575,15 +843,16 @@ impl Gateway {
             let step = match exchange.status() {
                 Status::Ready | Status::AskAgain => {
                     if let Err(e) = self.drain() {
-                        return report(Outcome::Failed, 0, &exchange, e.to_string());
+                        return report(Outcome::Failed, &exchange, notes, Some(e.to_string()));
                     }
                     match self.send_ask(channel, resource.uri) {
                         Ok(()) => exchange.on(Event::AskSent),
                         Err(e) => {
                             // Not sent: a fresh /requests on the next pass.
-                            detail = format!("ask not sent: {e}");
+                            notes.detail.push(format!("ask not sent: {e}"));
                             if let Err(e) = self.requests_ended() {
-                                return report(Outcome::Failed, 0, &exchange, e.to_string());
+                                let e = Some(e.to_string());
+                                return report(Outcome::Failed, &exchange, notes, e);
                             }
                             continue;
                         }
@@ -592,7 +861,8 @@ impl Gateway {
                 Status::Asked => match self.events.recv_timeout(TIMEOUT) {
                     Ok(Ev::RequestsEnded(g)) if g == self.generation => {
                         if let Err(e) = self.requests_ended() {
-                            return report(Outcome::Failed, 0, &exchange, e.to_string());
+                            let e = Some(e.to_string());
+                            return report(Outcome::Failed, &exchange, notes, e);
                         }
                         exchange.on(Event::RequestsEnded)
                     }
@@ -606,98 +876,115 @@ impl Gateway {
                                 exchange.on(Event::PathOpened)
                             }
                             Ok(()) => {
-                                detail = "a path for another channel".into();
+                                notes.detail.push("a path for another channel".into());
                                 continue;
                             }
                             // Ended before it even named its channel: the
-                            // path of the one outstanding ask, ended abruptly.
-                            Err(_) => exchange
-                                .on(Event::PathOpened)
-                                .and_then(|_| exchange.on(Event::PathAborted)),
+                            // path of the one outstanding ask, ended
+                            // abruptly. Mirrored downstream all the same.
+                            Err(e) => {
+                                let mirrored = self.open_downstream(index).and_then(reset);
+                                if let Err(e) = mirrored {
+                                    let e = Some(format!("downstream: {e}"));
+                                    return report(Outcome::Failed, &exchange, notes, e);
+                                }
+                                notes.aborted += 1;
+                                notes.detail.push(format!(
+                                    "ask {}: path ended before its channel ({e}); \
+                                     reset downstream",
+                                    exchange.asks()
+                                ));
+                                exchange
+                                    .on(Event::PathOpened)
+                                    .and_then(|_| exchange.on(Event::PathAborted))
+                            }
                         }
                     }
                     Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                        let d = "no path and /requests still open after 10 s".into();
-                        return report(Outcome::Failed, 0, &exchange, d);
+                        let d = Some("no path and /requests still open after 10 s".into());
+                        return report(Outcome::Failed, &exchange, notes, d);
                     }
                 },
                 Status::PathOpen => {
-                    let Some(mut stream) = path.take() else {
-                        return report(Outcome::Failed, 0, &exchange, "no path".into());
+                    let Some(stream) = path.take() else {
+                        return report(Outcome::Failed, &exchange, notes, Some("no path".into()));
                     };
-                    let end = match read_path(&mut stream, &mut self.buf) {
+                    let end = match self.relay_path(index, exchange.asks(), stream, &mut notes) {
                         Ok(end) => end,
-                        Err(too_large) => {
-                            // Dropping the path with bytes unread resets it.
-                            drop(stream);
-                            let limit = too_large.limit();
-                            return report(
-                                Outcome::TooLarge,
-                                limit,
-                                &exchange,
-                                too_large.to_string(),
-                            );
-                        }
+                        Err(e) => return report(Outcome::Failed, &exchange, notes, Some(e)),
                     };
-                    let status = exchange.path_ended(&end);
-                    if let PathEnd::Message(message) = end {
-                        bytes = message.len();
-                        answer = Some(match Frame::decode(message) {
-                            Ok(frame) => {
-                                let forwarded = forward(&mut self.downstream, index, message);
-                                if let Err(e) = forwarded {
-                                    detail = format!("downstream: {e}");
-                                    Outcome::Failed
-                                } else if frame.tag() == Tag::Result {
-                                    Outcome::Result
-                                } else {
-                                    Outcome::Error
-                                }
-                            }
-                            Err(e) => {
-                                detail = e.to_string();
-                                Outcome::Malformed
-                            }
-                        });
-                    }
-                    status
+                    let Some(event) = end.event() else {
+                        // Past the cap, or downstream failed: no answer to
+                        // wait for, and no point asking again.
+                        let outcome = match end {
+                            RelayEnd::TooLarge(_) => Outcome::TooLarge,
+                            _ => Outcome::Failed,
+                        };
+                        return report(outcome, &exchange, notes, None);
+                    };
+                    answer = match end {
+                        RelayEnd::Answered(Tag::Result) => Some(Outcome::Result),
+                        RelayEnd::Answered(Tag::Error) => Some(Outcome::Error),
+                        RelayEnd::Malformed(_) => Some(Outcome::Malformed),
+                        _ => None,
+                    };
+                    exchange.on(event)
                 }
                 Status::Answered => {
                     let outcome = answer.unwrap_or(Outcome::Failed);
-                    return report(outcome, bytes, &exchange, detail);
+                    return report(outcome, &exchange, notes, None);
                 }
-                Status::NotServed => return report(Outcome::NotServed, 0, &exchange, detail),
-                Status::GaveUp => return report(Outcome::GaveUp, 0, &exchange, detail),
+                Status::NotServed => return report(Outcome::NotServed, &exchange, notes, None),
+                Status::GaveUp => return report(Outcome::GaveUp, &exchange, notes, None),
             };
             if let Err(e) = step {
-                return report(Outcome::Failed, bytes, &exchange, e.to_string());
+                return report(Outcome::Failed, &exchange, notes, Some(e.to_string()));
             }
         }
-        report(Outcome::Failed, bytes, &exchange, "too many steps".into())
+        report(
+            Outcome::Failed,
+            &exchange,
+            notes,
+            Some("too many steps".into()),
+        )
     }
-}
-
-fn forward(out: &mut impl Write, index: usize, frame: &[u8]) -> io::Result<()> {
-    let index = u32::try_from(index).map_err(io::Error::other)?;
-    let len = u32::try_from(frame.len()).map_err(io::Error::other)?;
-    out.write_all(&index.to_be_bytes())?;
-    out.write_all(&len.to_be_bytes())?;
-    out.write_all(frame)
 }
 
 // -------------------------------------------------------------------- main
 
 struct Options {
     buffer: usize,
+    cap: usize,
     count: u64,
     quiet: bool,
 }
 
-const USAGE: &str = "usage: gateway [--buffer BYTES] [--count N] [--quiet]";
+const USAGE: &str = "usage: gateway [--buffer BYTES] [--cap BYTES] [--count N] [--quiet]\n  \
+                     BYTES: a number, optionally with K (KiB) or M (MiB), at least 1";
+
+/// A size in bytes: `4096`, `64K`, `4M`.
+fn size(name: &str, v: &str) -> Result<usize, String> {
+    let (digits, unit) = match v.strip_suffix(['K', 'k']) {
+        Some(digits) => (digits, 1 << 10),
+        None => match v.strip_suffix(['M', 'm']) {
+            Some(digits) => (digits, 1 << 20),
+            None => (v, 1),
+        },
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|e| format!("{name} {v}: {e}\n{USAGE}"))?;
+    match n.checked_mul(unit) {
+        Some(0) => Err(format!("{name} must be at least 1 byte\n{USAGE}")),
+        Some(n) => Ok(n),
+        None => Err(format!("{name} {v}: too large\n{USAGE}")),
+    }
+}
 
 fn options() -> Result<Options, String> {
     let mut options = Options {
         buffer: DEFAULT_BUFFER,
+        cap: DEFAULT_CAP,
         count: 1,
         quiet: false,
     };
@@ -708,15 +995,15 @@ fn options() -> Result<Options, String> {
                 .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
         };
         match arg.as_str() {
-            "--buffer" => {
-                let v = value("--buffer")?;
-                options.buffer = v.parse().map_err(|e| format!("--buffer {v}: {e}"))?;
-            }
+            "--buffer" => options.buffer = size("--buffer", &value("--buffer")?)?,
+            "--cap" => options.cap = size("--cap", &value("--cap")?)?,
             "--count" => {
                 let v = value("--count")?;
-                options.count = v.parse().map_err(|e| format!("--count {v}: {e}"))?;
+                options.count = v
+                    .parse()
+                    .map_err(|e| format!("--count {v}: {e}\n{USAGE}"))?;
                 if options.count == 0 {
-                    return Err("--count must be at least 1".into());
+                    return Err(format!("--count must be at least 1\n{USAGE}"));
                 }
             }
             "--quiet" => options.quiet = true,
@@ -747,6 +1034,10 @@ fn main() -> ExitCode {
 
 fn run(options: &Options) -> io::Result<bool> {
     let table: Arc<[Resource]> = resources().into();
+    let wants: Vec<Want> = table
+        .iter()
+        .map(|r| r.expected(options.buffer, options.cap))
+        .collect();
     let localhost = SocketAddr::from(([127, 0, 0, 1], 0));
 
     let requests_listener = TcpListener::bind(localhost)?;
@@ -782,7 +1073,6 @@ fn run(options: &Options) -> io::Result<bool> {
         })
     };
 
-    let downstream_conn = TcpStream::connect(downstream_addr)?;
     let mut gateway = Gateway {
         provider: provider_addr,
         events,
@@ -790,37 +1080,38 @@ fn run(options: &Options) -> io::Result<bool> {
         requests: None,
         generation: 0,
         watcher: None,
-        downstream: BufWriter::with_capacity(1 << 16, downstream_conn),
+        downstream: downstream_addr,
         buf: vec![0u8; options.buffer],
+        cap: options.cap,
         next_channel: 1,
     };
 
     println!(
         "gateway: provider {provider_addr}, paths {path_addr}, downstream {downstream_addr}; \
-         buffer {} bytes, {} resources x {} rounds, at most {MAX_RETRIES} retries",
+         buffer {} bytes, cap {} bytes, {} resources x {} rounds, at most {MAX_RETRIES} retries",
         options.buffer,
+        options.cap,
         table.len(),
         options.count
     );
 
     let mut tally = [0u64; Outcome::ALL.len()];
-    let (mut unexpected, mut asks, mut path_bytes, mut forwarded) = (0u64, 0u64, 0u64, 0u64);
+    let (mut unexpected, mut asks, mut read, mut relayed) = (0u64, 0u64, 0u64, 0u64);
     let started = Instant::now();
     for round in 1..=options.count {
-        for (index, resource) in table.iter().enumerate() {
+        for (index, (resource, want)) in table.iter().zip(&wants).enumerate() {
             let report = gateway.exchange(index, resource);
-            let (want, want_asks) = resource.expected(options.buffer);
-            let ok = report.outcome == want && report.asks == want_asks;
+            let ok = want.accepts(report.outcome)
+                && report.asks == want.asks
+                && report.notes.aborted == want.aborted;
             let slot = Outcome::ALL
                 .iter()
                 .position(|o| *o == report.outcome)
                 .unwrap_or(0);
             tally[slot] += 1;
             asks += u64::from(report.asks);
-            path_bytes += report.bytes as u64;
-            if report.outcome.forwarded() {
-                forwarded += 1;
-            }
+            read += report.notes.read as u64;
+            relayed += report.notes.relayed as u64;
             if !ok {
                 unexpected += 1;
             }
@@ -828,22 +1119,23 @@ fn run(options: &Options) -> io::Result<bool> {
                 let verdict = if ok {
                     String::from("ok")
                 } else {
-                    format!("UNEXPECTED, want {} in {want_asks} asks", want.name())
+                    format!(
+                        "UNEXPECTED, want {} in {} asks, {} reset downstream",
+                        want.name(),
+                        want.asks,
+                        want.aborted
+                    )
                 };
-                let detail = if report.detail.is_empty() {
+                let detail = if report.notes.detail.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", report.detail)
-                };
-                let bytes = if report.outcome == Outcome::TooLarge {
-                    format!(">{}", report.bytes)
-                } else {
-                    report.bytes.to_string()
+                    format!(" ({})", report.notes.detail.join("; "))
                 };
                 println!(
-                    "{round:>6} {:<22} {:<18} {bytes:>9} B {:>9.3} ms  asks {}  {verdict}{detail}",
+                    "{round:>6} {:<22} {:<18} {:>9} B {:>9.3} ms  asks {}  {verdict}{detail}",
                     resource.uri,
                     report.outcome.name(),
+                    report.notes.read,
                     report.elapsed.as_secs_f64() * 1e3,
                     report.asks,
                 );
@@ -853,8 +1145,9 @@ fn run(options: &Options) -> io::Result<bool> {
     let elapsed = started.elapsed();
 
     // Shut down: downstream first (it reports), then /requests, then paths.
-    gateway.downstream.flush()?;
-    gateway.downstream.get_ref().shutdown(Shutdown::Write)?;
+    let mut end = TcpStream::connect(downstream_addr)?;
+    end.write_all(&END_OF_RUN.to_be_bytes())?;
+    end.shutdown(Shutdown::Write)?;
     stop.store(true, Ordering::SeqCst);
     gateway.requests_ended()?;
     let _ = TcpStream::connect(path_addr); // wakes the acceptor
@@ -868,10 +1161,38 @@ fn run(options: &Options) -> io::Result<bool> {
         .join()
         .map_err(|_| io::Error::other("acceptor panicked"))?;
 
-    for mismatch in checked.mismatches.iter().take(MAX_REPORTED) {
+    // What the client must have seen of each resource over all rounds.
+    let mut mismatches = checked.mismatches;
+    for ((r, want), seen) in table.iter().zip(&wants).zip(&checked.seen) {
+        let per_round = Seen {
+            frames: u64::from(want.outcome.forwarded()),
+            empty: u64::from(want.outcome == Outcome::NotServed),
+            aborted: u64::from(want.aborted),
+        };
+        let n = options.count;
+        let total = Seen {
+            frames: per_round.frames * n,
+            empty: per_round.empty * n,
+            aborted: per_round.aborted * n,
+        };
+        if *seen != total {
+            mismatches.push(format!(
+                "{}: {} frames, {} not served, {} reset; want {}, {}, {}",
+                r.uri,
+                seen.frames,
+                seen.empty,
+                seen.aborted,
+                total.frames,
+                total.empty,
+                total.aborted
+            ));
+        }
+    }
+    for mismatch in mismatches.iter().take(MAX_REPORTED) {
         println!("downstream MISMATCH: {mismatch}");
     }
-    let downstream_ok = checked.mismatches.is_empty() && checked.frames == forwarded;
+    let downstream_ok = mismatches.is_empty();
+    let sum = |f: fn(&Seen) -> u64| checked.seen.iter().map(f).sum::<u64>();
     let exchanges = options.count * table.len() as u64;
     let outcomes = Outcome::ALL
         .iter()
@@ -880,17 +1201,26 @@ fn run(options: &Options) -> io::Result<bool> {
         .map(|(o, n)| format!("{} {n}", o.name()))
         .collect::<Vec<_>>()
         .join(", ");
-    let mb = path_bytes as f64 / 1e6;
+    let secs = elapsed.as_secs_f64();
+    let state = size_of::<StreamPath>();
     println!(
         "summary: {exchanges} exchanges, {} as expected, {unexpected} unexpected; {outcomes}; \
-         {asks} asks; downstream checked {}/{forwarded} frames ({:.1} MB) byte for byte{}; \
-         {mb:.1} MB read from paths in {:.2} s = {:.1} MB/s",
+         {asks} asks; downstream checked {} frames ({:.1} MB) byte for byte, {} not served, \
+         {} resets ({:.1} MB of valid prefixes, dropped){}; {:.1} MB read from paths, \
+         {:.1} MB relayed in {secs:.2} s = {:.1} MB/s; gateway RAM per path: {} B buffer + \
+         {state} B StreamPath = {} B",
         exchanges - unexpected,
-        checked.frames,
-        checked.bytes as f64 / 1e6,
+        sum(|s| s.frames),
+        checked.frame_bytes as f64 / 1e6,
+        sum(|s| s.empty),
+        sum(|s| s.aborted),
+        checked.aborted_bytes as f64 / 1e6,
         if downstream_ok { "" } else { ", MISMATCHES" },
-        elapsed.as_secs_f64(),
-        mb / elapsed.as_secs_f64(),
+        read as f64 / 1e6,
+        relayed as f64 / 1e6,
+        relayed as f64 / 1e6 / secs,
+        options.buffer,
+        options.buffer + state,
     );
     Ok(unexpected == 0 && downstream_ok)
 }
