@@ -612,7 +612,7 @@ impl Machine {
                         i = next;
                         continue;
                     }
-                    i = if self.compact || self.read || self.names != Names::None {
+                    i = if self.compact || self.names != Names::None {
                         self.string_bytes(chunk, i, sink)?
                     } else {
                         self.quiet_string(chunk, i, sink)?
@@ -1336,7 +1336,9 @@ impl Machine {
             End::Quote(p) | End::Escape(p) => p,
             End::Chunk => chunk.len(),
         };
-        if self.str_full && (or & HI != 0 || self.have < self.need) && stop > i {
+        if S::READS && self.read {
+            self.read_segment(chunk, i, stop, sink);
+        } else if self.str_full && (or & HI != 0 || self.have < self.need) && stop > i {
             let text = chunk.get(i..stop).unwrap_or_default();
             self.plain(text, self.base + i, true, sink);
         }
@@ -1352,6 +1354,61 @@ impl Machine {
                 Ok(p + 1)
             }
             End::Chunk => Ok(chunk.len()),
+        }
+    }
+
+    /// Hands out the text of a read string between `chunk[i]` and
+    /// `chunk[stop]`, whose escapes are whole and valid: checked as UTF-8 once,
+    /// then handed out as slices of that `&str` between escapes, each escape
+    /// as its character. A UTF-8 defect or a character cut by the chunk's
+    /// end is kept as the general path keeps it.
+    fn read_segment<S: Sink>(&mut self, chunk: &[u8], i: usize, stop: usize, sink: &mut S) {
+        let mut from = i;
+        if self.have < self.need {
+            from += self.complete_sequence(chunk.get(i..stop).unwrap_or_default(), sink);
+        }
+        if self.utf8_err.is_some() || from >= stop {
+            return;
+        }
+        let seg = chunk.get(from..stop).unwrap_or_default();
+        let (text, defect) = match core::str::from_utf8(seg) {
+            Ok(text) => (text, None),
+            Err(e) => {
+                let valid = e.valid_up_to();
+                let head = seg.get(..valid).and_then(|h| core::str::from_utf8(h).ok());
+                (head.unwrap_or_default(), Some((valid, e.error_len())))
+            }
+        };
+        let field = self.field;
+        let bytes = text.as_bytes();
+        let mut a = 0;
+        while let Some(k) = bytes.get(a..).and_then(|b| find::memchr(b'\\', b)) {
+            let bs = a + k;
+            if let Some(piece) = text.get(a..bs).filter(|p| !p.is_empty()) {
+                sink.event(Ev::Str(field, piece));
+            }
+            match self.whole_escape(chunk, from + bs, sink) {
+                Some(next) => a = next - from,
+                None => return,
+            }
+        }
+        if let Some(piece) = text.get(a..).filter(|p| !p.is_empty()) {
+            sink.event(Ev::Str(field, piece));
+        }
+        if let Some((valid, len)) = defect {
+            let tail = seg.get(valid..).unwrap_or_default();
+            match (len, tail.first()) {
+                (None, Some(&lead)) if tail.len() < 4 => {
+                    self.pend = [0; 4];
+                    if let Some(p) = self.pend.get_mut(..tail.len()) {
+                        p.copy_from_slice(tail);
+                    }
+                    self.have = tail.len() as u8;
+                    self.need = sequence_len(lead);
+                    self.pend_at = self.base + from + valid;
+                }
+                _ => self.utf8_err = Some(self.base + from + valid),
+            }
         }
     }
 
