@@ -1252,7 +1252,15 @@ impl Machine {
         }
         let mut at = i;
         let mut or = 0u64;
-        let mut plain_words = 0u32;
+        // A string that goes on from the last chunk is likely long: with a
+        // long chunk ahead, the first plain word already jumps (as after 16
+        // words in a new string). Short chunks keep the word loop: the jump's
+        // fixed cost is more than their bytes.
+        let mut plain_words = if i == 0 && chunk.len() >= 256 {
+            15
+        } else {
+            0u32
+        };
         let end = 'text: loop {
             let Some(word) = chunk.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
                 loop {
