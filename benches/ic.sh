@@ -21,10 +21,13 @@ ir() { # <function> <input>: Ir per call of the decoder
     awk -v n="$N" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
 }
 
+declare -A DECODE_IR # input -> Frame::decode's Ir, reused by the streaming table
+
 row() { # <input> <decode fn> <walk fn> <to-rmcp fn> <reference fn>
     local bytes d w o r
     bytes=$("$BIN" size "$1")
     d=$(ir "$2" "$1")
+    DECODE_IR[$1]=$d
     w=$(ir "$3" "$1")
     o=$(ir "$4" "$1")
     r=$(ir "$5" "$1")
@@ -42,3 +45,29 @@ echo
 echo "Ir per decode (callgrind, N=$N calls each). decode = Frame::decode (RequestView::decode for the"
 echo "request); decode+walk also reads every value through the views; to rmcp = the same bytes to the"
 echo "rmcp types through diverge_frame::rmcp (feature alloc); reference = serde_json + rmcp."
+
+# Streaming (diverge_frame::stream) on the same frames: FrameValidator fed in
+# chunks of 64 B and 4 KiB, Reader::<256> in chunks of 64 B and 4 KiB (events
+# summed), against Frame::decode above. Ratio = decode Ir / streaming Ir.
+srow() { # <input>
+    local bytes d v64 v4k r64 r4k
+    bytes=$("$BIN" size "$1")
+    d=${DECODE_IR[$1]}
+    v64=$(ir ic_validator_64 "$1")
+    v4k=$(ir ic_validator_4k "$1")
+    r64=$(ir ic_reader_64 "$1")
+    r4k=$(ir ic_reader_4k "$1")
+    awk -v i="$1" -v b="$bytes" -v d="$d" -v v64="$v64" -v v4k="$v4k" -v r64="$r64" -v r4k="$r4k" \
+        'BEGIN { printf "| %-7s | %5d | %7d | %12d | %12d | %9d | %9d | %4.2f× | %4.2f× | %4.2f× | %4.2f× |\n", i, b, d, v64, v4k, r64, r4k, d / v64, d / v4k, d / r64, d / r4k }'
+}
+
+echo
+echo "| input   | bytes |  decode | validator@64 | validator@4K | reader@64 | reader@4K | decode/(v@64) | decode/(v@4K) | decode/(r@64) | decode/(r@4K) |"
+echo "| ---     |   --- |     --- |          --- |          --- |       --- |       --- |    --- |    --- |    --- |    --- |"
+for input in small medium; do
+    srow "$input"
+done
+echo
+echo "Streaming, Ir per frame (callgrind, N=$N calls each): validator = diverge_frame::stream::FrameValidator,"
+echo "reader = Reader::<256> with a callback summing piece lengths, each fed the frame in chunks of 64 B or"
+echo "4 KiB (bytes.chunks(n), then finish); decode = Frame::decode from the table above."

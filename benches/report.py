@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Table and chart from criterion's results (no third-party modules).
 
-    python3 benches/report.py [criterion_dir] [--svg out.svg]
+    python3 benches/report.py [criterion_dir] [--svg out.svg] [--stream]
 
 Reads <criterion_dir>/<group>/<decoder>/new/{estimates,benchmark}.json
 (default: benches/target/criterion), prints a Markdown table of MB/s
 (10^6 bytes per second, from the median time) and the ratio to the reference
 of the same run, and with --svg writes a bar chart of those ratios.
+
+Then, if the `stream_<input>` groups ran, a second table: MB/s of
+`Frame::decode`, the reference, the streaming validator at each chunk size
+and the reader, each with its ratio to `Frame::decode` in the same group.
+--stream prints only that table.
 """
 
 import json
@@ -25,6 +30,30 @@ DECODERS = [
     "simd_json_borrowed",
 ]
 CHART = ["decode_walk", "to_rmcp", "serde_json_borrowed", "sonic_rs_borrowed", "simd_json_borrowed"]
+# The `stream_<input>` groups (benches/decode.rs, `streaming`).
+STREAM_GROUPS = ["small", "medium", "dense_1m", "plain_1m", "blob_64k", "error", "request"]
+STREAM_DECODERS = [
+    "decode",
+    "reference",
+    "validator_64",
+    "validator_1k",
+    "validator_4k",
+    "validator_64k",
+    "reader_64",
+    "reader_1k",
+    "reader_4k",
+    "reader_64k",
+]
+STREAM_LABELS = {
+    "validator_64": "validator@64",
+    "validator_1k": "validator@1K",
+    "validator_4k": "validator@4K",
+    "validator_64k": "validator@64K",
+    "reader_64": "reader@64",
+    "reader_1k": "reader@1K",
+    "reader_4k": "reader@4K",
+    "reader_64k": "reader@64K",
+}
 COLORS = {
     "decode_walk": "#1b7837",
     "to_rmcp": "#7fbf7b",
@@ -34,11 +63,11 @@ COLORS = {
 }
 
 
-def load(root):
+def load(root, groups=GROUPS, decoders=DECODERS, prefix=""):
     results = {}
-    for g in GROUPS:
-        for d in DECODERS:
-            base = os.path.join(root, g, d, "new")
+    for g in groups:
+        for d in decoders:
+            base = os.path.join(root, prefix + g, d, "new")
             try:
                 with open(os.path.join(base, "estimates.json")) as f:
                     est = json.load(f)
@@ -79,6 +108,30 @@ def table(results):
             else:
                 cells.append(f"{fmt_rate(mbs)} ({ratio:.1f}×)")
         rows.append(f"| {g} | {ref[1]:,} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def stream_table(results):
+    """Rows = inputs, columns = decoders, MB/s (× `Frame::decode` of the group)."""
+    head = "| input | bytes | " + " | ".join(f"`{STREAM_LABELS.get(d, d)}`" for d in STREAM_DECODERS) + " |"
+    rows = [head, "|" + " --- |" * (len(STREAM_DECODERS) + 2)]
+    for g in STREAM_GROUPS:
+        base = results.get((g, "decode"))
+        if not base:
+            continue
+        cells = []
+        for d in STREAM_DECODERS:
+            r = results.get((g, d))
+            if not r:
+                cells.append("–")
+                continue
+            ns, nbytes = r
+            mbs = nbytes / ns * 1e3
+            if d == "decode":
+                cells.append(f"{fmt_rate(mbs)} (1×)")
+            else:
+                cells.append(f"{fmt_rate(mbs)} ({base[0] / ns:.2f}×)")
+        rows.append(f"| {g} | {base[1]:,} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
@@ -141,13 +194,22 @@ def main():
         i = args.index("--svg")
         out_svg = args[i + 1]
         del args[i : i + 2]
+    only_stream = "--stream" in args
+    if only_stream:
+        args.remove("--stream")
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "target", "criterion")
-    results = load(root)
-    if not results:
+    results = {} if only_stream else load(root)
+    streamed = load(root, STREAM_GROUPS, STREAM_DECODERS, "stream_")
+    if not results and not streamed:
         sys.exit(f"no criterion results under {root}")
-    print(table(results))
-    if out_svg:
-        svg(results, out_svg)
+    if results:
+        print(table(results))
+        if out_svg:
+            svg(results, out_svg)
+    if streamed:
+        if results:
+            print()
+        print(stream_table(streamed))
 
 
 if __name__ == "__main__":

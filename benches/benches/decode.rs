@@ -18,6 +18,18 @@
 //! * `serde_json_borrowed`, `sonic_rs_borrowed`, `simd_json_borrowed`:
 //!   hand-written borrowed structs (see `src/competitors.rs`).
 //!
+//! Streaming (`diverge_frame::stream`): one `stream_<input>` group per input
+//! (`cargo bench --bench decode -- stream_`), so each ratio to `Frame::decode`
+//! comes from one run:
+//! * `decode` and `reference` as above, on the same frames;
+//! * `validator_{64,1k,4k,64k}`: `FrameValidator` (`RequestValidator` for the
+//!   request) fed the frame in chunks of 64 B, 1 KiB, 4 KiB, 64 KiB, then
+//!   `finish`;
+//! * `reader_{64,1k,4k,64k}`: `Reader::<256>` likewise, its events consumed by
+//!   summing their lengths (see `src/stream.rs`). Not for the request.
+//!
+//! An input shorter than a chunk is fed as one chunk.
+//!
 //! Encoding benches will sit in `benches/encode.rs` beside these.
 
 use std::hint::black_box;
@@ -25,7 +37,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use diverge_frame_benches::competitors as comp;
-use diverge_frame_benches::{inputs, walk};
+use diverge_frame_benches::{inputs, stream, walk};
 use others::Simd;
 
 mod others;
@@ -122,11 +134,76 @@ fn varied(c: &mut Criterion) {
     g.finish();
 }
 
+/// `64`, `1k`, `4k`, `64k`: the chunk size in a function name.
+fn chunk_name(n: usize) -> String {
+    if n >= 1024 {
+        format!("{}k", n / 1024)
+    } else {
+        n.to_string()
+    }
+}
+
+/// The streaming validator and reader in chunks, beside `Frame::decode` and
+/// the reference on the same frames: one `stream_<input>` group each.
+fn streaming(c: &mut Criterion) {
+    for (name, input) in inputs::all() {
+        let input = input.as_slice();
+        // Same answer as the whole-buffer decoder, whatever the chunking.
+        let whole = walk::decode(input);
+        let events = stream::read(input, input.len());
+        for n in stream::CHUNKS {
+            assert_eq!(stream::validate(input, n), whole, "{name} in chunks of {n}");
+            assert_eq!(stream::read(input, n), events, "{name} in chunks of {n}");
+        }
+        assert!(whole && events > 0, "{name}");
+        let mut g = c.benchmark_group(format!("stream_{name}"));
+        g.throughput(Throughput::Bytes(input.len() as u64));
+        g.bench_function("decode", |b| b.iter(|| walk::decode(black_box(input))));
+        g.bench_function("reference", |b| {
+            b.iter(|| comp::reference(black_box(input)))
+        });
+        for n in stream::CHUNKS {
+            g.bench_function(format!("validator_{}", chunk_name(n)), |b| {
+                b.iter(|| stream::validate(black_box(input), n))
+            });
+        }
+        for n in stream::CHUNKS {
+            g.bench_function(format!("reader_{}", chunk_name(n)), |b| {
+                b.iter(|| stream::read(black_box(input), n))
+            });
+        }
+        g.finish();
+    }
+
+    let input = inputs::request();
+    let input = input.as_slice();
+    for n in stream::CHUNKS {
+        assert!(
+            stream::validate_request(input, n),
+            "request in chunks of {n}"
+        );
+    }
+    let mut g = c.benchmark_group("stream_request");
+    g.throughput(Throughput::Bytes(input.len() as u64));
+    g.bench_function("decode", |b| {
+        b.iter(|| walk::request_decode(black_box(input)))
+    });
+    g.bench_function("reference", |b| {
+        b.iter(|| comp::reference_request(black_box(input)))
+    });
+    for n in stream::CHUNKS {
+        g.bench_function(format!("validator_{}", chunk_name(n)), |b| {
+            b.iter(|| stream::validate_request(black_box(input), n))
+        });
+    }
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
 }
 
-criterion_group! { name = benches; config = config(); targets = frames, request, varied }
+criterion_group! { name = benches; config = config(); targets = frames, request, varied, streaming }
 criterion_main!(benches);

@@ -1,7 +1,10 @@
 //! Shared pieces of the diverge-frame benches: the inputs, the full walk over
 //! our views, and the decoders we compare with.
 //!
-//! * `benches/decode.rs`: criterion, one group per input, every decoder side by side.
+//! * `benches/decode.rs`: criterion, one group per input, every decoder side by
+//!   side; and a `stream_<input>` group per input, `Frame::decode` and the
+//!   reference beside the streaming validator and reader (`stream.rs`) fed in
+//!   chunks.
 //! * `src/bin/ic.rs` + `ic.sh`: instruction counts under callgrind.
 //!
 //! Encoding benches (once the encoder merges) go in `benches/encode.rs`, with
@@ -10,4 +13,5 @@
 
 pub mod competitors;
 pub mod inputs;
+pub mod stream;
 pub mod walk;

@@ -2,10 +2,14 @@
 //! is run alone under callgrind by `ic.sh`
 //! (`valgrind --tool=callgrind --toggle-collect=ic_<name> target/release/ic <name>`).
 //! Ir per decode = collected Ir / N.
+//!
+//! `ic_validator_{64,4k}` and `ic_reader_{64,4k}` feed the frame to
+//! `diverge_frame::stream`'s `FrameValidator` / `Reader::<256>` in chunks of
+//! 64 B or 4 KiB (`src/stream.rs`); `ic.sh` prints them in a second table.
 
 use std::hint::black_box;
 
-use diverge_frame_benches::{competitors as comp, inputs, walk};
+use diverge_frame_benches::{competitors as comp, inputs, stream, walk};
 
 /// Decodes per measured call (`ic.sh` divides by it); the 1 MiB, blob and
 /// varied inputs (not in `ic.sh`, for profiling) use `N / 100` (for varied,
@@ -44,6 +48,10 @@ ic! {
     ic_varied_decode => |x, _b| each(x, |f| walk::decode(f) as usize);
     ic_varied_walk => |x, b| each(x, |f| walk::decode_walk(f, b));
     ic_varied_reference => |x, _b| each(x, comp::reference);
+    ic_validator_64 => |x, _b| stream::validate(x, 64) as usize;
+    ic_validator_4k => |x, _b| stream::validate(x, 4096) as usize;
+    ic_reader_64 => |x, _b| stream::read(x, 64);
+    ic_reader_4k => |x, _b| stream::read(x, 4096);
 }
 
 /// The `varied` input is the 512 frames, each behind its length (`u32`, little
