@@ -911,13 +911,17 @@ mod tests {
         fn assert_traits<T: Copy + Send + Sync + 'static + core::error::Error>() {}
         assert_traits::<TooLarge>();
         assert_traits::<UnexpectedEvent>();
-        assert!(size_of::<TooLarge>() <= size_of::<usize>());
+        // The limit, and whether it was the buffer or a relay's cap.
+        assert!(size_of::<TooLarge>() <= 2 * size_of::<usize>());
         assert!(size_of::<UnexpectedEvent>() <= 2);
         assert!(size_of::<Exchange>() <= 12);
 
         let mut s = heapless::String::<96>::new();
         core::fmt::write(&mut s, format_args!("{}", TooLarge::new(1024))).unwrap();
         assert_eq!(s, "message larger than the 1024-byte buffer");
+        s.clear();
+        core::fmt::write(&mut s, format_args!("{}", TooLarge::cap(4096))).unwrap();
+        assert_eq!(s, "message larger than the 4096-byte cap");
         s.clear();
         let err = UnexpectedEvent::new(Event::Message, Status::Ready);
         core::fmt::write(&mut s, format_args!("{err}")).unwrap();

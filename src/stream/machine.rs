@@ -29,7 +29,7 @@ use crate::json::scan::{
     HI, MAX_DEPTH, WINDOW, controls_and_high, f64_from_parts, overflows, special_exact,
 };
 use crate::json::skip::hex_digit;
-use crate::view::result::CacheScope;
+use crate::view::result::{CacheScope, ItemKey, ItemShape};
 
 /// Which body the machine validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -318,27 +318,6 @@ impl Matcher {
     }
 }
 
-/// How often a content item key appeared and whether its last value had the
-/// right type (the whole-buffer decoder's `Seen`).
-#[derive(Debug, Default, Clone, Copy)]
-struct Seen {
-    count: u8,
-    ok: bool,
-}
-
-impl Seen {
-    fn note(&mut self, ok: bool) {
-        self.count = self.count.saturating_add(1);
-        self.ok = ok;
-    }
-    const fn once_ok(self) -> bool {
-        self.count == 1 && self.ok
-    }
-    const fn at_most_once_ok(self) -> bool {
-        self.count == 0 || self.once_ok()
-    }
-}
-
 /// `key_found` when the key is none of the names.
 const NO_MATCH: u8 = u8::MAX;
 
@@ -380,7 +359,7 @@ pub(crate) struct Machine {
     null: bool,
     /// The key that started the current member (for `DuplicateField`).
     key_at: usize,
-    item: [Seen; 5],
+    item: ItemShape,
 
     // ----- a value the schema does not interpret (`_meta`, `data`, ignored) -----
     /// Open containers inside the current value.
@@ -467,10 +446,7 @@ impl Machine {
             value_at: 0,
             null: false,
             key_at: 0,
-            item: [Seen {
-                count: 0,
-                ok: false,
-            }; 5],
+            item: ItemShape::new(),
             depth: 0,
             open: 0,
             full: false,
@@ -1053,7 +1029,7 @@ impl Machine {
                 if c == Some(b'{') {
                     self.in_item = true;
                     self.set_cont();
-                    self.item = [Seen::default(); 5];
+                    self.item = ItemShape::new();
                     self.st = St::ObjFirst;
                     if S::READS {
                         sink.event(Ev::ItemStart);
@@ -1098,21 +1074,17 @@ impl Machine {
         Ok(next)
     }
 
-    /// The whole-buffer decoder's `ItemShape::note`.
+    /// The member's key and first byte, for the untagged choice.
     fn note_member(&mut self, field: Field, c: Option<u8>) {
-        let string = c == Some(b'"');
-        let null = c == Some(b'n');
-        let (slot, ok) = match field {
-            Field::ItemUri => (0, string),
-            Field::ItemMime => (1, string || null),
-            Field::ItemText => (2, string),
-            Field::ItemBlob => (3, string),
-            Field::ItemMeta => (4, null || c == Some(b'{')),
+        let key = match field {
+            Field::ItemUri => ItemKey::Uri,
+            Field::ItemMime => ItemKey::MimeType,
+            Field::ItemText => ItemKey::Text,
+            Field::ItemBlob => ItemKey::Blob,
+            Field::ItemMeta => ItemKey::Meta,
             _ => return,
         };
-        if let Some(seen) = self.item.get_mut(slot) {
-            seen.note(ok);
-        }
+        self.item.note_value(key, c);
     }
 
     /// `null` for an optional field: the `n` at `i` is consumed.
@@ -1780,10 +1752,8 @@ impl Machine {
                 }
             }
             Cont::Item => {
-                let [uri, mime, text, blob, meta] = self.item;
-                let common = uri.once_ok() && mime.at_most_once_ok() && meta.at_most_once_ok();
-                let is_text = common && text.once_ok();
-                if !(is_text || common && blob.once_ok()) {
+                let is_text = self.item.is_text();
+                if !(is_text || self.item.is_blob()) {
                     return Err(BodyError::new(K::InvalidContentItem, at));
                 }
                 self.in_item = false;

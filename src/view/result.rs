@@ -266,9 +266,11 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// What a content item's keys looked like, for serde's untagged choice.
-#[derive(Default)]
-struct ItemShape {
+/// What a content item's keys looked like, for serde's untagged choice: the
+/// one place of that rule, for the whole-buffer decoder and the streaming
+/// machine alike.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct ItemShape {
     uri: Seen,
     mime_type: Seen,
     text: Seen,
@@ -277,7 +279,7 @@ struct ItemShape {
 }
 
 /// How often a key appeared and whether its (last) value had the right type.
-#[derive(Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy)]
 struct Seen {
     count: u8,
     ok: bool,
@@ -298,20 +300,67 @@ impl Seen {
     }
 }
 
+/// The content item keys serde's untagged choice looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ItemKey {
+    Uri,
+    MimeType,
+    Text,
+    Blob,
+    Meta,
+}
+
+impl ItemKey {
+    /// The key `key` is, unescaped, if any.
+    fn of(key: JsonStr<'_>) -> Option<Self> {
+        Some(if key == "uri" {
+            Self::Uri
+        } else if key == "mimeType" {
+            Self::MimeType
+        } else if key == "text" {
+            Self::Text
+        } else if key == "blob" {
+            Self::Blob
+        } else if key == "_meta" {
+            Self::Meta
+        } else {
+            return None;
+        })
+    }
+}
+
 impl ItemShape {
+    /// No member seen yet.
+    pub(crate) const fn new() -> Self {
+        const NONE: Seen = Seen {
+            count: 0,
+            ok: false,
+        };
+        Self {
+            uri: NONE,
+            mime_type: NONE,
+            text: NONE,
+            blob: NONE,
+            meta: NONE,
+        }
+    }
+
     fn note(&mut self, key: JsonStr<'_>, first: Option<u8>) {
+        if let Some(key) = ItemKey::of(key) {
+            self.note_value(key, first);
+        }
+    }
+
+    /// A member `key` whose value starts with the byte `first`.
+    pub(crate) fn note_value(&mut self, key: ItemKey, first: Option<u8>) {
         let string = first == Some(b'"');
         let null = first == Some(b'n');
-        if key == "uri" {
-            self.uri.note(string);
-        } else if key == "mimeType" {
-            self.mime_type.note(string || null);
-        } else if key == "text" {
-            self.text.note(string);
-        } else if key == "blob" {
-            self.blob.note(string);
-        } else if key == "_meta" {
-            self.meta.note(null || first == Some(b'{'));
+        match key {
+            ItemKey::Uri => self.uri.note(string),
+            ItemKey::MimeType => self.mime_type.note(string || null),
+            ItemKey::Text => self.text.note(string),
+            ItemKey::Blob => self.blob.note(string),
+            ItemKey::Meta => self.meta.note(null || first == Some(b'{')),
         }
     }
 
@@ -319,11 +368,11 @@ impl ItemShape {
         self.uri.once_ok() && self.mime_type.at_most_once_ok() && self.meta.at_most_once_ok()
     }
 
-    const fn is_text(&self) -> bool {
+    pub(crate) const fn is_text(&self) -> bool {
         self.common() && self.text.once_ok()
     }
 
-    const fn is_blob(&self) -> bool {
+    pub(crate) const fn is_blob(&self) -> bool {
         self.common() && self.blob.once_ok()
     }
 }
