@@ -276,9 +276,11 @@ mod tests {
             b"\x02",
             b"",
         ];
+        // Under Miri (slow), every fifth cut.
+        let step = if cfg!(miri) { 5 } else { 1 };
         for frame in frames {
             let want = Frame::decode(frame).map(|f| f.tag());
-            for cut in 0..=frame.len() {
+            for cut in (0..=frame.len()).step_by(step) {
                 let (a, b) = frame.split_at(cut);
                 let mut v = FrameValidator::new();
                 let got = v.feed(a).and_then(|()| v.feed(b)).and_then(|()| v.finish());
@@ -301,7 +303,7 @@ mod tests {
             include_bytes!("../../tests/vectors/error_not_found.bin"),
             b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\xff\\q\"}],\"x\":\"\\ud800\"}",
         ];
-        let step = if cfg!(miri) { 17 } else { 1 };
+        let step = if cfg!(miri) { 61 } else { 1 };
         for frame in vectors {
             let want = Frame::decode(frame).map(|f| f.tag());
             for cut in (0..=frame.len()).step_by(step) {
