@@ -23,7 +23,14 @@
 //!    Opt-in checks of what the MCP spec asks beyond rmcp are in [`spec`].
 //! 5. **Exchange**: [`exchange`] reads the one message of a
 //!    `/mcp/read-resource/{channel}` path into a caller's buffer and tells
-//!    answered, not served, unanswered (ask again) and too large apart.
+//!    answered, not served, unanswered (ask again) and too large apart; or
+//!    relays it cut-through ([`exchange::StreamPath`]), closing downstream
+//!    cleanly only after a valid frame.
+//! 6. **Stream**: [`stream`] validates frames and requests fed in chunks of
+//!    any size, in constant memory, with exactly [`Frame::decode`]'s answer
+//!    on every way to cut the input, and reads them as events (text
+//!    unescaped and blobs decoded piece by piece, each item's body told at
+//!    its end).
 //!
 //! **Contract**: once `decode` returned `Ok`, no view accessor fails or
 //! panics. The only fallible calls on views take a caller's buffer (which may
