@@ -26,7 +26,7 @@
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::find;
 use crate::json::scan::{
-    HI, MAX_DEPTH, WINDOW, controls_and_high, f64_from_parts, overflows, special_exact,
+    HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
 };
 use crate::json::skip::hex_digit;
 use crate::view::result::{CacheScope, ItemKey, ItemShape};
@@ -579,7 +579,8 @@ impl Machine {
                     }
                     // Hosts only: microcontrollers take the compact general
                     // path (the fast paths cost flash and stack there).
-                    if !self.compact
+                    if find::HOST
+                        && !self.compact
                         && self.key
                         && self.names != Names::None
                         && self.matcher.len == 0
@@ -588,7 +589,9 @@ impl Machine {
                         i = next;
                         continue;
                     }
-                    i = if self.compact || self.names != Names::None {
+                    // `find::HOST` first, so that microcontrollers compile
+                    // the compact path alone.
+                    i = if !find::HOST || self.compact || self.names != Names::None {
                         self.string_bytes(chunk, i, sink)?
                     } else {
                         self.quiet_string(chunk, i, sink)?
@@ -929,16 +932,13 @@ fn scan(chunk: &[u8], mut i: usize) -> (usize, bool) {
         plain += 1;
         if find::HOST && plain == 16 {
             plain = 0;
-            let tail = chunk.get(i..).unwrap_or_default();
-            let run = find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
-            let text = tail.get(..run).unwrap_or_default();
-            let (controls, high) = controls_and_high(text);
-            if controls {
-                let first = text.iter().position(|&c| c < 0x20).unwrap_or(run);
-                return (i + first, true);
+            match plain_run(chunk.get(i..).unwrap_or_default()) {
+                Ok((run, high)) => {
+                    or |= u64::from(high) << 7;
+                    i += run;
+                }
+                Err(first) => return (i + first, true),
             }
-            or |= u64::from(high) << 7;
-            i += run;
         }
     }
 }
@@ -1264,17 +1264,16 @@ impl Machine {
                 plain_words += 1;
                 if find::HOST && plain_words == 16 {
                     plain_words = 0;
-                    let tail = chunk.get(at..).unwrap_or_default();
-                    let run = find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
-                    let text = tail.get(..run).unwrap_or_default();
-                    let (controls, high) = controls_and_high(text);
-                    if controls {
-                        let first = text.iter().position(|&c| c < 0x20).unwrap_or(run);
-                        let bad = self.base + at + first;
-                        return Err(BodyError::new(K::ControlCharacterInString, bad));
+                    match plain_run(chunk.get(at..).unwrap_or_default()) {
+                        Ok((run, high)) => {
+                            or |= u64::from(high) << 7;
+                            at += run;
+                        }
+                        Err(first) => {
+                            let bad = self.base + at + first;
+                            return Err(BodyError::new(K::ControlCharacterInString, bad));
+                        }
                     }
-                    or |= u64::from(high) << 7;
-                    at += run;
                 }
                 continue;
             }
@@ -1377,18 +1376,7 @@ impl Machine {
         }
         if let Some((valid, len)) = defect {
             let tail = seg.get(valid..).unwrap_or_default();
-            match (len, tail.first()) {
-                (None, Some(&lead)) if tail.len() < 4 => {
-                    self.pend = [0; 4];
-                    if let Some(p) = self.pend.get_mut(..tail.len()) {
-                        p.copy_from_slice(tail);
-                    }
-                    self.have = tail.len() as u8;
-                    self.need = sequence_len(lead);
-                    self.pend_at = self.base + from + valid;
-                }
-                _ => self.utf8_err = Some(self.base + from + valid),
-            }
+            self.utf8_defect(tail, len, self.base + from + valid);
         }
     }
 
@@ -1494,20 +1482,26 @@ impl Machine {
                     }
                 }
                 let tail = run.get(valid..).unwrap_or_default();
-                match (e.error_len(), tail.first()) {
-                    (None, Some(&lead)) if tail.len() < 4 => {
-                        // Cut short: the rest of the character may follow.
-                        self.pend = [0; 4];
-                        if let Some(p) = self.pend.get_mut(..tail.len()) {
-                            p.copy_from_slice(tail);
-                        }
-                        self.have = tail.len() as u8;
-                        self.need = sequence_len(lead);
-                        self.pend_at = run_at + valid;
-                    }
-                    _ => self.utf8_err = Some(run_at + valid),
-                }
+                self.utf8_defect(tail, e.error_len(), run_at + valid);
             }
+        }
+    }
+
+    /// Text that `from_utf8` stopped at `tail` (absolute `at`), with its
+    /// `error_len`: a character cut by the end of the text is held for the
+    /// next bytes; anything else is the string's UTF-8 error.
+    fn utf8_defect(&mut self, tail: &[u8], error_len: Option<usize>, at: usize) {
+        match (error_len, tail.first()) {
+            (None, Some(&lead)) if tail.len() < 4 => {
+                self.pend = [0; 4];
+                if let Some(p) = self.pend.get_mut(..tail.len()) {
+                    p.copy_from_slice(tail);
+                }
+                self.have = tail.len() as u8;
+                self.need = sequence_len(lead);
+                self.pend_at = at;
+            }
+            _ => self.utf8_err = Some(at),
         }
     }
 
