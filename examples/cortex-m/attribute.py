@@ -6,12 +6,16 @@ so `core` code inlined into the codec counts as the codec's. Needs llvm-objdump 
 llvm-addr2line (Debian's `llvm`) and a build with debug info (the release profile has it).
 
     python3 attribute.py target/thumbv7m-none-eabi/release/cortex-m-gateway
+    python3 attribute.py --by-file ELF   # per source file instead (paths from the repository's root)
 """
 import collections
 import json
+import os
 import re
 import subprocess
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def crate(path):
@@ -29,7 +33,17 @@ def crate(path):
     return "unknown"
 
 
-def main(elf):
+def source(path):
+    """The file, for --by-file: relative to the repository, or `crate/path` for a registry crate."""
+    if path.startswith(ROOT + "/"):
+        return path[len(ROOT) + 1:]
+    m = re.search(r"registry/src/[^/]+/([A-Za-z0-9_\-]+?)-\d+\.\d+[^/]*/(.*)", path)
+    if m:
+        return f"{m.group(1)}/{m.group(2)}"
+    return crate(path)
+
+
+def main(elf, by_file=False):
     dis = subprocess.run(["llvm-objdump", "-d", "--no-show-raw-insn", "--section=.text", elf],
                          capture_output=True, text=True, check=True).stdout
     addrs = [int(m.group(1), 16) for m in re.finditer(r"(?m)^\s+([0-9a-f]+):\s", dis)]
@@ -40,8 +54,12 @@ def main(elf):
     sizes = collections.Counter()
     for i, chain in enumerate(chains[:-1]):
         size = min(addrs[i + 1] - addrs[i], 4)
-        frames = [crate(f.get("FileName", "")) for f in chain.get("Symbol", [])]
-        owner = next((f for f in frames if f not in ("core", "unknown")), frames[0] if frames else "unknown")
+        files = [f.get("FileName", "") for f in chain.get("Symbol", [])]
+        frames = [crate(f) for f in files]
+        at = next((i for i, f in enumerate(frames) if f not in ("core", "unknown")), 0 if frames else None)
+        owner = "unknown" if at is None else frames[at]
+        if by_file and at is not None:
+            owner = source(files[at])
         sizes[owner] += size
     for name, size in sizes.most_common():
         print(f"{size:7d}  {name}")
@@ -49,4 +67,7 @@ def main(elf):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    by_file = "--by-file" in args
+    args = [a for a in args if a != "--by-file"]
+    main(args[0], by_file)
