@@ -8,6 +8,12 @@
 #    of its baseline (codec calls replaced by trivial ones), and the differences: the codec's flash
 #    and RAM; then `size` of its no-stream build (no streaming step) and the streaming path's
 #    flash and RAM by difference.
+# 4. The same-job comparison (src/bin/same-job/, README.md): the same job done by diverge-frame, by
+#    serde-json-core and by neither (the baseline), at opt-level s and z with panic-halt; runs the
+#    two decoders' builds under QEMU, prints the per-file breakdown of diverge-frame's build at s
+#    and, for each opt-level, one line `same job, opt-level s: diverge-frame N B, serde-json-core
+#    M B, ratio R` (flash of each minus the baseline's; R = N / M). Then runs the sjc-claims
+#    firmware, which holds the README's claims about what each decoder checks.
 set -euo pipefail
 export CARGO_TERM_COLOR=never
 
@@ -88,3 +94,45 @@ size target/cortex-m-gateway-no-stream.elf
 size "$elf" target/cortex-m-gateway-no-stream.elf | awk '
   NR > 1 { t[NR] = $1; r[NR] = $2 + $3 }
   END { printf "stream (firmware - no-stream): flash %6d B, RAM %d B\n", t[2] - t[3], r[2] - r[3] }'
+
+step "same job: diverge-frame and serde-json-core against the baseline, opt-level s and z, panic-halt"
+# Every build goes to the same target directory (the artifacts of s and z live side by side); each
+# ELF is copied out before the next build replaces it.
+job_elf=target/thumbv7m-none-eabi/release/same-job
+# The runner of .cargo/config.toml, on an ELF that was copied out.
+qemu=(qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb -nographic -semihosting-config enable=on,target=native -kernel)
+for opt in s z; do
+  for job in baseline anchor ours; do
+    echo "--- opt-level $opt: job-$job"
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt cargo build --release --locked --bin same-job --features "job-$job,panic-halt"
+    cp "$job_elf" "target/same-job-$job-$opt.elf"
+  done
+  for job in anchor ours; do
+    echo "--- opt-level $opt: run job-$job under QEMU"
+    # The firmware's exit status; a panic hangs under panic-halt, and the timeout fails the run.
+    timeout 60 "${qemu[@]}" "target/same-job-$job-$opt.elf"
+  done
+done
+size target/same-job-*-s.elf target/same-job-*-z.elf
+
+step "same job: where diverge-frame's flash goes (opt-level s, per source file, .text)"
+if command -v llvm-objdump >/dev/null && command -v llvm-addr2line >/dev/null; then
+  python3 attribute.py --by-file target/same-job-ours-s.elf
+else
+  echo "skipped: needs llvm-objdump and llvm-addr2line (Debian: apt-get install llvm)"
+fi
+
+step "serde-json-core's checks beside diverge-frame's (the README's claims), under QEMU"
+cargo build --release --locked --bin sjc-claims --features claims
+timeout 60 "${qemu[@]}" target/thumbv7m-none-eabi/release/sjc-claims
+
+step "same job: flash by difference from the baseline (text), ratio = diverge-frame / serde-json-core"
+for opt in s z; do
+  size "target/same-job-baseline-$opt.elf" "target/same-job-ours-$opt.elf" "target/same-job-anchor-$opt.elf" |
+    awk -v opt="$opt" '
+      NR > 1 { t[NR] = $1 }
+      END {
+        ours = t[3] - t[2]; anchor = t[4] - t[2]
+        printf "same job, opt-level %s: diverge-frame %d B, serde-json-core %d B, ratio %.2f\n", opt, ours, anchor, ours / anchor
+      }'
+done
