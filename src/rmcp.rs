@@ -8,7 +8,8 @@
 //!   (`serde_json::from_slice` into the `rmcp` 3.11.0 types), computed as
 //!   [`Frame::decode`] / [`RequestView::decode`] followed by a conversion.
 //!   They accept exactly what the views accept, and the values are equal to
-//!   the reference's.
+//!   the reference's. A result's items are built in the validating pass
+//!   itself (no second walk over `contents`).
 //! * `From` impls turn each view into its `rmcp` type. They are plain `From`
 //!   (not `TryFrom`): a view exists only for input the reference accepts, so
 //!   it always converts. Strings are unescaped from the validated text
@@ -86,11 +87,12 @@ use serde_json::{Map, Number, Value};
 use crate::encode::value::{Number as ParsedNumber, parse_number};
 use crate::error::{BodyError, EncodeError, FrameError};
 use crate::frame::{Frame, Tag};
+use crate::json::scan::{Scanner, utf8_error};
 use crate::json::skip;
 use crate::json::str::{Fragment, JsonStr, RawJson};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
-use crate::view::result::{Body, CacheScope, Content, ResultView};
+use crate::view::result::{Body, CacheScope, Content, ItemKey, ItemShape, Items, ResultView};
 
 /// A decoded response frame, as the reference decoder returns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,7 +128,8 @@ impl From<ErrorData> for OwnedFrame {
 
 /// Decodes a response frame into the `rmcp` types: the reference decoder.
 ///
-/// Validates with [`Frame::decode`], then converts the view.
+/// Validates as [`Frame::decode`] does and builds the result's items in the
+/// same pass; the rest of the value comes from the view.
 ///
 /// # Errors
 ///
@@ -147,7 +150,120 @@ impl From<ErrorData> for OwnedFrame {
 /// # Ok::<(), FrameError>(())
 /// ```
 pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
-    Frame::decode(bytes).map(OwnedFrame::from)
+    let raw = Frame::split(bytes)?;
+    match raw.tag() {
+        Tag::Result => {
+            // One pass: the items are built as validation meets them.
+            let mut build = Build::default();
+            let view = ResultView::decode_with(raw.json(), &mut build)
+                .map_err(|e| FrameError::Body(e.shifted(1)))?;
+            Ok(OwnedFrame::Result(result(&view, build.items)))
+        }
+        Tag::Error => raw.decode().map(OwnedFrame::from),
+    }
+}
+
+/// rmcp's content items, built while the result is validated
+/// ([`ResultView::decode_with`]): each string member the items keep becomes
+/// a `String` as soon as it is scanned, with one UTF-8 check; at the item's
+/// `}`, a valid item is assembled from them.
+#[derive(Default)]
+struct Build<'a> {
+    items: Vec<ResourceContents>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    text: Option<String>,
+    blob: Option<String>,
+    meta: Option<RawJson<'a>>,
+}
+
+impl<'a> Items<'a> for Build<'a> {
+    fn string(&mut self, s: &mut Scanner<'a>, key: JsonStr<'a>) -> Result<(), BodyError> {
+        // Duplicates and wrong types make the item invalid (`item_end`), so
+        // the last value of each key is the one a valid item has.
+        let slot = match ItemKey::of(key) {
+            Some(ItemKey::Uri) => &mut self.uri,
+            Some(ItemKey::MimeType) => &mut self.mime_type,
+            Some(ItemKey::Text) => &mut self.text,
+            Some(ItemKey::Blob) => &mut self.blob,
+            Some(ItemKey::Meta) | None => return s.string(true).map(drop),
+        };
+        let at = s.pos + 1;
+        *slot = Some(kept_string(s.string_unchecked_utf8()?, at)?);
+        Ok(())
+    }
+
+    fn other(&mut self, key: JsonStr<'a>, value: RawJson<'a>) {
+        match ItemKey::of(key) {
+            Some(ItemKey::MimeType) => self.mime_type = None,
+            Some(ItemKey::Meta) => self.meta = (!value.is_null()).then_some(value),
+            _ => {}
+        }
+    }
+
+    fn item_end(&mut self, shape: &ItemShape) -> bool {
+        let (uri, mime_type, text, blob, meta) = (
+            self.uri.take(),
+            self.mime_type.take(),
+            self.text.take(),
+            self.blob.take(),
+            self.meta.take(),
+        );
+        let is_text = shape.is_text();
+        if !is_text && !shape.is_blob() {
+            return false;
+        }
+        let uri = uri.unwrap_or_default();
+        let meta = meta.map(|m| MetaObject(object(m)));
+        self.items.push(match (is_text, text) {
+            (true, Some(text)) => ResourceContents::TextResourceContents {
+                uri,
+                mime_type,
+                text,
+                meta,
+            },
+            _ => ResourceContents::BlobResourceContents {
+                uri,
+                mime_type,
+                blob: blob.unwrap_or_default(),
+                meta,
+            },
+        });
+        true
+    }
+
+    fn contents_end(&mut self, _: usize) {}
+}
+
+/// A kept string member's value, from its scan without the UTF-8 check
+/// ([`Scanner::string_unchecked_utf8`], its text starting at offset `at`):
+/// unescaped, then checked once, on the unescaped text. That check fails
+/// exactly when the raw text's fails, whose error is then reported.
+fn kept_string(text: JsonStr<'_>, at: usize) -> Result<String, BodyError> {
+    let raw = text.raw();
+    let bytes = if text.is_escaped() {
+        let mut buf = alloc::vec![0u8; raw.len()];
+        match skip::unescape(raw, &mut buf) {
+            Some(n) => {
+                buf.truncate(n);
+                buf
+            }
+            // Not reached on validated escapes; the careful path is exact.
+            None => {
+                utf8_error(raw, at)?;
+                return Ok(unescape_by_fragments(text));
+            }
+        }
+    } else {
+        raw.to_vec()
+    };
+    match String::from_utf8(bytes) {
+        Ok(string) => Ok(string),
+        Err(_) => {
+            utf8_error(raw, at)?;
+            Ok(unescape_by_fragments(text))
+        }
+    }
 }
 
 /// Decodes request JSON into `ReadResourceRequestParams`: the reference
@@ -362,13 +478,18 @@ impl From<RequestView<'_>> for ReadResourceRequestParams {
 
 impl From<ResultView<'_>> for ReadResourceResult {
     fn from(view: ResultView<'_>) -> Self {
-        let mut result = Self::new(view.contents().map(ResourceContents::from).collect());
-        result.result_type = view.result_type().and_then(result_type);
-        result.ttl_ms = view.ttl_ms();
-        result.cache_scope = view.cache_scope().map(RmcpCacheScope::from);
-        result.meta = view.meta().map(|m| MetaObject(object(m)));
-        result
+        result(&view, view.contents().map(ResourceContents::from).collect())
     }
+}
+
+/// The result `view` describes, with its items already converted.
+fn result(view: &ResultView<'_>, contents: Vec<ResourceContents>) -> ReadResourceResult {
+    let mut result = ReadResourceResult::new(contents);
+    result.result_type = view.result_type().and_then(result_type);
+    result.ttl_ms = view.ttl_ms();
+    result.cache_scope = view.cache_scope().map(RmcpCacheScope::from);
+    result.meta = view.meta().map(|m| MetaObject(object(m)));
+    result
 }
 
 impl From<Content<'_>> for ResourceContents {

@@ -93,6 +93,16 @@ pub(crate) fn plain_run(tail: &[u8]) -> Result<(usize, bool), usize> {
     Ok((run, high))
 }
 
+/// The UTF-8 check of a string's raw text, which starts at offset `start`:
+/// the error the whole-buffer decoder reports for it.
+#[inline]
+pub(crate) fn utf8_error(text: &[u8], start: usize) -> Result<(), BodyError> {
+    match core::str::from_utf8(text) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to())),
+    }
+}
+
 /// A number as serde_json's `parse_integer` classifies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Num {
@@ -242,7 +252,25 @@ impl<'a> Scanner<'a> {
     /// reloads. On hosts, after 16 plain words (128 bytes) in a row,
     /// [`long_run`](Self::long_run) jumps ahead. The last bytes of the
     /// input, which fill no word, go one at a time.
+    #[inline]
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+        self.string_utf8::<true>(full)
+    }
+
+    /// [`string`](Self::string) with `full`, except that it leaves the
+    /// UTF-8 check of the text to the caller, who must make it, on the
+    /// unescaped text or on the raw one (they are valid or invalid together:
+    /// runs are copied as they are, and each validated escape becomes whole
+    /// characters, which neither complete nor continue a broken sequence),
+    /// and report a failure as [`utf8_error`]'s error: the `alloc` builder
+    /// checks each string it keeps once, on the text it keeps.
+    #[inline]
+    pub(crate) fn string_unchecked_utf8(&mut self) -> Result<JsonStr<'a>, BodyError> {
+        self.string_utf8::<false>(true)
+    }
+
+    #[inline(never)]
+    fn string_utf8<const UTF8: bool>(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
         let buf = self.buf;
         let start = self.pos + 1;
         let mut at = start;
@@ -317,11 +345,12 @@ impl<'a> Scanner<'a> {
             }
         };
         let text = buf.get(start..end).unwrap_or_default();
-        if full
+        if UTF8
+            && full
             && or & HI != 0
-            && let Err(e) = core::str::from_utf8(text)
+            && let Err(e) = utf8_error(text, start)
         {
-            return Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to()));
+            return Err(e);
         }
         self.pos = end + 1;
         Ok(JsonStr::new(text, escaped))

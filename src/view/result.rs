@@ -56,9 +56,18 @@ impl<'a> ResultView<'a> {
     /// Validates result JSON exactly as
     /// `serde_json::from_slice::<rmcp::model::ReadResourceResult>`.
     pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_with(json, &mut Spans::default())
+    }
+
+    /// [`decode`](Self::decode), handing each content item's members and
+    /// verdict to `items` as validation meets them (the `alloc` builder
+    /// builds rmcp's items from them in the same pass).
+    pub(crate) fn decode_with<S: Items<'a>>(
+        json: &'a [u8],
+        items: &mut S,
+    ) -> Result<Self, BodyError> {
         let mut s = Scanner::new(json);
         let mut contents = None;
-        let mut spans = Spans::default();
         let mut meta = None;
         let mut result_type = None;
         let mut ttl_ms = None;
@@ -68,7 +77,7 @@ impl<'a> ResultView<'a> {
                 0 => result_type = s.opt_string()?,
                 1 => ttl_ms = s.ttl_field()?,
                 2 => cache_scope = s.cache_scope_field()?,
-                3 => contents = Some(s.contents_field(&mut spans)?),
+                3 => contents = Some(s.contents_field(items)?),
                 _ => meta = s.opt_object(TOP)?,
             }
             Ok(())
@@ -81,7 +90,7 @@ impl<'a> ResultView<'a> {
             json,
             contents,
             len,
-            spans,
+            spans: items.spans(),
             meta,
             result_type,
             ttl_ms,
@@ -201,7 +210,10 @@ impl<'a> Scanner<'a> {
 
     /// `contents`: an array of content items. Returns the array's text and
     /// its length.
-    fn contents_field(&mut self, spans: &mut Spans) -> Result<(&'a [u8], usize), BodyError> {
+    fn contents_field<S: Items<'a>>(
+        &mut self,
+        items: &mut S,
+    ) -> Result<(&'a [u8], usize), BodyError> {
         let start = self.pos;
         if self.ws() != Some(b'[') {
             return Err(self.expected(K::InvalidType));
@@ -213,7 +225,7 @@ impl<'a> Scanner<'a> {
                 Some(b']') => {
                     self.pos += 1;
                     let text = self.buf.get(start..self.pos).unwrap_or_default();
-                    spans.measure_from(self.pos);
+                    items.contents_end(self.pos);
                     return Ok((text, len));
                 }
                 Some(b',') if len > 0 => {
@@ -227,7 +239,7 @@ impl<'a> Scanner<'a> {
                 Some(_) => {}
             }
             self.ws();
-            self.content_item(spans)?;
+            self.content_item(items)?;
             len += 1;
         }
     }
@@ -235,7 +247,7 @@ impl<'a> Scanner<'a> {
     /// One content item, as serde's untagged `ResourceContents` decides it:
     /// every member is parsed as a `Value` (fully checked), then the item
     /// must fit `TextResourceContents` or else `BlobResourceContents`.
-    fn content_item(&mut self, spans: &mut Spans) -> Result<(), BodyError> {
+    fn content_item<S: Items<'a>>(&mut self, items: &mut S) -> Result<(), BodyError> {
         if self.peek() != Some(b'{') {
             self.value_full(ITEM - 1)?;
             return Err(self.err(K::InvalidContentItem));
@@ -244,18 +256,16 @@ impl<'a> Scanner<'a> {
         object(self, |s, key, _| {
             let first = s.peek();
             if first == Some(b'"') {
-                // A string value: checked as `value_full` checks it, and a
-                // long one noted for the walk.
-                let at = s.pos + 1;
-                let text = s.string(true)?;
-                spans.note(at, text);
+                // A string value: checked as `value_full` checks it.
+                items.string(s, key)?;
             } else {
-                s.value_full(ITEM)?;
+                let value = s.value_full(ITEM)?;
+                items.other(key, value);
             }
-            item.note(key, first);
+            item.note(ItemKey::of(key), first);
             Ok(())
         })?;
-        if item.is_text() || item.is_blob() {
+        if items.item_end(&item) {
             Ok(())
         } else {
             Err(BodyError::new(
@@ -312,7 +322,8 @@ pub(crate) enum ItemKey {
 
 impl ItemKey {
     /// The key `key` is, unescaped, if any.
-    fn of(key: JsonStr<'_>) -> Option<Self> {
+    #[inline(always)]
+    pub(crate) fn of(key: JsonStr<'_>) -> Option<Self> {
         Some(if key == "uri" {
             Self::Uri
         } else if key == "mimeType" {
@@ -345,8 +356,8 @@ impl ItemShape {
         }
     }
 
-    fn note(&mut self, key: JsonStr<'_>, first: Option<u8>) {
-        if let Some(key) = ItemKey::of(key) {
+    fn note(&mut self, key: Option<ItemKey>, first: Option<u8>) {
+        if let Some(key) = key {
             self.note_value(key, first);
         }
     }
@@ -377,12 +388,59 @@ impl ItemShape {
     }
 }
 
+/// What the item walk hands on while it validates a result's `contents`:
+/// the view notes long strings for its own walk ([`Spans`]); the `alloc`
+/// builder builds rmcp's items in the same pass. Each member comes after its
+/// value was checked; `item_end` comes after the item's `}` and answers the
+/// item's verdict.
+pub(crate) trait Items<'a> {
+    /// A string member: `s` is at its value's opening quote, and the call
+    /// checks the string fully (`s.string(true)` or `s.string_to(true, …)`).
+    fn string(&mut self, s: &mut Scanner<'a>, key: JsonStr<'a>) -> Result<(), BodyError>;
+    /// A member whose value is not a string.
+    fn other(&mut self, key: JsonStr<'a>, value: RawJson<'a>);
+    /// The item closed with the members seen in `shape`: whether it is a
+    /// valid text or blob item.
+    fn item_end(&mut self, shape: &ItemShape) -> bool {
+        shape.is_text() || shape.is_blob()
+    }
+    /// The `contents` array closed just before offset `end`.
+    fn contents_end(&mut self, end: usize);
+    /// The long strings the view remembers for its walk.
+    fn spans(&self) -> Spans {
+        Spans::default()
+    }
+}
+
+impl<'a> Items<'a> for Spans {
+    #[inline]
+    fn string(&mut self, s: &mut Scanner<'a>, _: JsonStr<'a>) -> Result<(), BodyError> {
+        let at = s.pos + 1;
+        let text = s.string(true)?;
+        self.note(at, text);
+        Ok(())
+    }
+
+    #[inline]
+    fn other(&mut self, _: JsonStr<'a>, _: RawJson<'a>) {}
+
+    #[inline]
+    fn contents_end(&mut self, end: usize) {
+        self.measure_from(end);
+    }
+
+    #[inline]
+    fn spans(&self) -> Spans {
+        *self
+    }
+}
+
 /// Long string values of the first content items, noted during validation
 /// (where each text starts, counted back from the end of the `contents`
 /// array, its length and whether it holds an escape), so that reading the
 /// items jumps over them instead of walking their text a second time.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Spans {
+pub(crate) struct Spans {
     /// Bytes from each text's first byte to the end of `contents` (absolute
     /// offsets until [`measure_from`](Self::measure_from)).
     at: [u32; SPANS],
