@@ -264,6 +264,7 @@ impl<'a> Scanner<'a> {
     /// characters, which neither complete nor continue a broken sequence),
     /// and report a failure as [`utf8_error`]'s error: the `alloc` builder
     /// checks each string it keeps once, on the text it keeps.
+    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn string_unchecked_utf8(&mut self) -> Result<JsonStr<'a>, BodyError> {
         self.string_utf8::<false>(true)
