@@ -7,13 +7,21 @@
 //!   serde_json, sonic-rs and simd-json. They check less than the reference
 //!   (no untagged text/blob choice, `_meta`/`data` skipped with `IgnoredAny`),
 //!   so they bound what a "just use serde" decoder costs.
+//! * **sonic-rs and simd-json into the rmcp types**: the reference's own
+//!   types (`ReadResourceResult`, `ErrorData`, `ReadResourceRequestParams`)
+//!   from `sonic_rs::from_slice` and simd-json's serde `from_slice` (with
+//!   reused buffers, on a copy of the input, which simd-json parses in place;
+//!   the copy is timed): what a host would write instead of the reference. The same work as the reference and as
+//!   `to_rmcp`, and the bench checks at start that the values are equal to
+//!   the reference's ([`reference_frame`], [`reference_request_value`]).
 //!
 //! sonic-rs and simd-json are dev-dependencies, called from
-//! `benches/decode.rs` only, so the instruction-count binary builds without
-//! them.
+//! `benches/others.rs` (the criterion bench) only, so the instruction-count
+//! binary builds without them.
 
 use std::borrow::Cow;
 
+use diverge_frame::rmcp::OwnedFrame;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
@@ -41,6 +49,22 @@ pub fn reference_request(bytes: &[u8]) -> usize {
         .unwrap()
         .uri
         .len()
+}
+
+/// The reference's value for a frame, for the equality checks (the measured
+/// [`reference`] returns a length instead).
+pub fn reference_frame(bytes: &[u8]) -> OwnedFrame {
+    let (&tag, json) = bytes.split_first().unwrap();
+    match tag {
+        0 => OwnedFrame::Result(serde_json::from_slice(json).unwrap()),
+        1 => OwnedFrame::Error(serde_json::from_slice(json).unwrap()),
+        t => panic!("tag {t}"),
+    }
+}
+
+/// The reference's value for a request, for the equality checks.
+pub fn reference_request_value(bytes: &[u8]) -> rmcp::model::ReadResourceRequestParams {
+    serde_json::from_slice(bytes).unwrap()
 }
 
 /// A string that borrows when it can.
