@@ -6,19 +6,24 @@
 #
 # src/bin/ic.rs has one #[no_mangle] #[inline(never)] function per decoder
 # that decodes an input N = 1000 times; callgrind collects only inside it
-# (--toggle-collect=<function>), and the script prints Ir / N.
+# (--toggle-collect=<function>), and the script prints Ir / N. For the sets
+# (varied, sdk: 512 frames each) one call is one pass over all the frames; the
+# script makes SET_CALLS of them and prints Ir / (SET_CALLS x 512).
 set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "ic.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 cargo build --release --quiet --locked --bin ic
 BIN="${CARGO_TARGET_DIR:-target}/release/ic"
 N=1000
+SET_CALLS=2
+SET_FRAMES=512
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-ir() { # <function> <input>: Ir per call of the decoder
-    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" 2>/dev/null
-    awk -v n="$N" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
+ir() { # <function> <input> [<calls> <decodes per call>]: Ir per decode
+    local calls=${3:-$N} per=${4:-1}
+    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" "$calls" 2>/dev/null
+    awk -v n="$((calls * per))" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
 }
 
 declare -A DECODE_IR # input -> Frame::decode's Ir, reused by the streaming table
@@ -71,3 +76,27 @@ echo
 echo "Streaming, Ir per frame (callgrind, N=$N calls each): validator = diverge_frame::stream::FrameValidator,"
 echo "reader = Reader::<256> with a callback summing piece lengths, each fed the frame in chunks of 64 B or"
 echo "4 KiB (bytes.chunks(n), then finish); decode = Frame::decode from the table above."
+
+# The sets, 512 distinct frames each (src/inputs.rs): varied (medium-like
+# results) and sdk (frames as the Python and TypeScript MCP SDKs write them).
+# Ir per frame = collected Ir / (SET_CALLS x 512); one call is one pass.
+setrow() { # <set>
+    local bytes d w o r
+    bytes=$("$BIN" size "$1")
+    d=$(ir "ic_$1_decode" "$1" "$SET_CALLS" "$SET_FRAMES")
+    w=$(ir "ic_$1_walk" "$1" "$SET_CALLS" "$SET_FRAMES")
+    o=$(ir "ic_$1_rmcp" "$1" "$SET_CALLS" "$SET_FRAMES")
+    r=$(ir "ic_$1_reference" "$1" "$SET_CALLS" "$SET_FRAMES")
+    awk -v i="$1" -v f="$SET_FRAMES" -v b="$bytes" -v d="$d" -v w="$w" -v o="$o" -v r="$r" \
+        'BEGIN { printf "| %-6s | %6d | %8d | %7d | %11d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, f, b, d, w, o, r, r / d, r / w, r / o }'
+}
+
+echo
+echo "| set    | frames |    bytes |  decode | decode+walk | to rmcp | reference | ref/decode | ref/(decode+walk) | ref/(to rmcp) |"
+echo "| ---    |    --- |      --- |     --- |         --- |     --- |       --- |    --- |    --- |    --- |"
+for set in varied sdk; do
+    setrow "$set"
+done
+echo
+echo "Sets, Ir per frame (callgrind, SET_CALLS=$SET_CALLS passes over the $SET_FRAMES frames each; bytes = all"
+echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _rmcp, _reference)."

@@ -3,6 +3,11 @@
 //! (`valgrind --tool=callgrind --toggle-collect=ic_<name> target/release/ic <name>`).
 //! Ir per decode = collected Ir / N.
 //!
+//! The sets (`varied`, `sdk`: 512 frames each, behind their lengths) go
+//! through `ic_varied_*` / `ic_sdk_*`, where one call is one pass over all 512
+//! frames. An optional third argument sets the number of calls (`ic.sh` runs
+//! the sets with 2; `ic calls <input>` prints the default for an input).
+//!
 //! `ic_validator_{64,4k}` and `ic_reader_{64,4k}` feed the frame to
 //! `diverge_frame::stream`'s `FrameValidator` / `Reader::<256>` in chunks of
 //! 64 B or 4 KiB (`src/stream.rs`); `ic.sh` prints them in a second table.
@@ -12,8 +17,8 @@ use std::hint::black_box;
 use diverge_frame_benches::{competitors as comp, inputs, stream, walk};
 
 /// Decodes per measured call (`ic.sh` divides by it); the 1 MiB, blob and
-/// varied inputs (not in `ic.sh`, for profiling) use `N / 100` (for varied,
-/// each call is all 512 frames).
+/// set inputs use `N / 100` (for the sets, each call is all 512 frames) unless
+/// the third argument says otherwise.
 pub const N: usize = 1000;
 
 static REPEAT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(N);
@@ -24,6 +29,11 @@ macro_rules! ic {
             #[unsafe(no_mangle)]
             #[inline(never)]
             pub fn $name($x: &[u8], $buf: &mut [u8]) -> usize {
+                // A constant of its own, so that rustc's function merging
+                // (on by default) cannot fold two functions with the same
+                // body (`ic_varied_*` and `ic_sdk_*`) into one symbol, which
+                // callgrind's --toggle-collect would then not find.
+                black_box(stringify!($name));
                 let mut n = 0usize;
                 for _ in 0..REPEAT.load(std::sync::atomic::Ordering::Relaxed) {
                     let $x = black_box($x);
@@ -47,15 +57,20 @@ ic! {
     ic_ours_rmcp_request => |x, _b| walk::to_rmcp_request(x);
     ic_varied_decode => |x, _b| each(x, |f| walk::decode(f) as usize);
     ic_varied_walk => |x, b| each(x, |f| walk::decode_walk(f, b));
+    ic_varied_rmcp => |x, _b| each(x, walk::to_rmcp);
     ic_varied_reference => |x, _b| each(x, comp::reference);
+    ic_sdk_decode => |x, _b| each(x, |f| walk::decode(f) as usize);
+    ic_sdk_walk => |x, b| each(x, |f| walk::decode_walk(f, b));
+    ic_sdk_rmcp => |x, _b| each(x, walk::to_rmcp);
+    ic_sdk_reference => |x, _b| each(x, comp::reference);
     ic_validator_64 => |x, _b| stream::validate(x, 64) as usize;
     ic_validator_4k => |x, _b| stream::validate(x, 4096) as usize;
     ic_reader_64 => |x, _b| stream::read(x, 64);
     ic_reader_4k => |x, _b| stream::read(x, 4096);
 }
 
-/// The `varied` input is the 512 frames, each behind its length (`u32`, little
-/// endian): runs `f` on each in turn.
+/// A set input (`varied`, `sdk`) is its 512 frames, each behind its length
+/// (`u32`, little endian): runs `f` on each in turn.
 fn each(mut x: &[u8], mut f: impl FnMut(&[u8]) -> usize) -> usize {
     let mut n = 0usize;
     while let Some((len, rest)) = x.split_first_chunk::<4>() {
@@ -66,10 +81,25 @@ fn each(mut x: &[u8], mut f: impl FnMut(&[u8]) -> usize) -> usize {
     n
 }
 
+/// The frames of a set, each behind its length, for [`each`].
+fn set(frames: &[Vec<u8>]) -> Vec<u8> {
+    frames
+        .iter()
+        .flat_map(|f| {
+            (f.len() as u32)
+                .to_le_bytes()
+                .into_iter()
+                .chain(f.iter().copied())
+        })
+        .collect()
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(func), Some(input)) = (args.next(), args.next()) else {
-        eprintln!("usage: ic <function|size> <small|medium|error|request>");
+        eprintln!(
+            "usage: ic <function|size|calls|dump> <small|medium|error|request|dense_1m|plain_1m|blob_64k|varied|sdk> [calls]"
+        );
         eprintln!(
             "functions: {}",
             FNS.iter().map(|f| f.0).collect::<Vec<_>>().join(" ")
@@ -84,22 +114,27 @@ fn main() {
         "dense_1m" => inputs::dense_1m(),
         "plain_1m" => inputs::plain_1m(),
         "blob_64k" => inputs::blob_64k(),
-        "varied" => inputs::varied()
-            .iter()
-            .flat_map(|f| {
-                (f.len() as u32)
-                    .to_le_bytes()
-                    .into_iter()
-                    .chain(f.iter().copied())
-            })
-            .collect(),
+        "varied" => set(&inputs::varied()),
+        "sdk" => set(&inputs::sdk()),
         other => panic!("unknown input {other}"),
     };
-    if bytes.len() > 10_000 {
-        REPEAT.store(N / 100, std::sync::atomic::Ordering::Relaxed);
+    let mut calls = if bytes.len() > 10_000 { N / 100 } else { N };
+    if let Some(n) = args.next() {
+        calls = n.parse().expect("calls: a number");
     }
+    REPEAT.store(calls, std::sync::atomic::Ordering::Relaxed);
     if func == "size" {
-        println!("{}", bytes.len());
+        // For a set, the frames' bytes without the length prefixes.
+        let frames = if matches!(input.as_str(), "varied" | "sdk") {
+            512
+        } else {
+            0
+        };
+        println!("{}", bytes.len() - 4 * frames);
+        return;
+    }
+    if func == "calls" {
+        println!("{calls}");
         return;
     }
     if func == "dump" {
