@@ -18,18 +18,28 @@ import json
 import os
 import sys
 
-GROUPS = ["small", "medium", "dense_1m", "plain_1m", "blob_64k", "error", "request", "varied"]
+GROUPS = ["small", "medium", "dense_1m", "plain_1m", "blob_64k", "error", "request", "varied", "sdk"]
 DECODERS = [
     "split",
     "decode",
     "decode_walk",
     "to_rmcp",
     "reference",
+    "sonic_rs_rmcp",
+    "simd_json_rmcp",
     "serde_json_borrowed",
     "sonic_rs_borrowed",
     "simd_json_borrowed",
 ]
-CHART = ["decode_walk", "to_rmcp", "serde_json_borrowed", "sonic_rs_borrowed", "simd_json_borrowed"]
+CHART = [
+    "decode_walk",
+    "to_rmcp",
+    "sonic_rs_rmcp",
+    "simd_json_rmcp",
+    "serde_json_borrowed",
+    "sonic_rs_borrowed",
+    "simd_json_borrowed",
+]
 # The `stream_<input>` groups (benches/decode.rs, `streaming`).
 STREAM_GROUPS = ["small", "medium", "dense_1m", "plain_1m", "blob_64k", "error", "request"]
 STREAM_DECODERS = [
@@ -57,9 +67,25 @@ STREAM_LABELS = {
 COLORS = {
     "decode_walk": "#1b7837",
     "to_rmcp": "#7fbf7b",
+    "sonic_rs_rmcp": "#fdb863",
+    "simd_json_rmcp": "#92c5de",
     "serde_json_borrowed": "#9970ab",
     "sonic_rs_borrowed": "#e08214",
     "simd_json_borrowed": "#2166ac",
+}
+LEGEND_ROWS = [
+    ["decode_walk", "to_rmcp"],
+    ["sonic_rs_rmcp", "simd_json_rmcp"],
+    ["serde_json_borrowed", "sonic_rs_borrowed", "simd_json_borrowed"],
+]
+LABELS = {
+    "decode_walk": "diverge-frame decode + walk",
+    "to_rmcp": "diverge-frame to rmcp types",
+    "sonic_rs_rmcp": "sonic-rs to rmcp types",
+    "simd_json_rmcp": "simd-json to rmcp types",
+    "serde_json_borrowed": "serde_json (borrowed structs)",
+    "sonic_rs_borrowed": "sonic-rs (borrowed structs)",
+    "simd_json_borrowed": "simd-json (borrowed structs)",
 }
 
 
@@ -147,7 +173,16 @@ def svg(results, path):
     }
     vmax = max(ratios.values()) * 1.12
     scale = width / vmax
-    height = top + len(groups) * (len(CHART) * bar_h + gap) + 50 + 16 * (len(CHART) // 3)
+    # The legend: one row each for this crate, the rmcp-type competitors and
+    # the borrowed structs.
+    legend = []
+    for row, names in enumerate(LEGEND_ROWS):
+        lx = left
+        for d in names:
+            legend.append((d, lx, row))
+            lx += 14 + 6.2 * len(LABELS[d]) + 16
+    bars = top + len(groups) * (len(CHART) * bar_h + gap)
+    height = bars + 16 * len(LEGEND_ROWS) + 16
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{height}" '
         'font-family="sans-serif" font-size="11">',
@@ -169,19 +204,10 @@ def svg(results, path):
     x1 = left + scale
     out.append(f'<line x1="{x1:.1f}" y1="{top - 4}" x2="{x1:.1f}" y2="{y - gap + 4}" stroke="black" stroke-dasharray="3,3"/>')
     out.append(f'<text x="{x1 + 3:.1f}" y="{top - 6}" font-size="9">1× = reference</text>')
-    lx = left
-    for d in CHART:
-        label = {
-            "decode_walk": "diverge-frame decode + walk",
-            "to_rmcp": "diverge-frame to rmcp types",
-        }.get(d, d.replace("_borrowed", " (borrowed structs)"))
-        item = 14 + 6.2 * len(label) + 16
-        if lx > left and lx + item > left + width:
-            lx = left
-            y += 16
-        out.append(f'<rect x="{lx}" y="{y + 8}" width="10" height="10" fill="{COLORS[d]}"/>')
-        out.append(f'<text x="{lx + 14}" y="{y + 17}">{label}</text>')
-        lx += item
+    for d, lx, row in legend:
+        ly = y + 16 * row
+        out.append(f'<rect x="{lx:.1f}" y="{ly + 8}" width="10" height="10" fill="{COLORS[d]}"/>')
+        out.append(f'<text x="{lx + 14:.1f}" y="{ly + 17}">{LABELS[d]}</text>')
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")

@@ -33,7 +33,7 @@
 //! the bench goes on; one that rejects a frame is left out of that group.
 //! On `sdk` both differ from the reference in a few floats by one ulp:
 //! serde_json (without `float_roundtrip`) does not round every float
-//! correctly, sonic-rs and simd-json do (see BENCHMARKS.md).
+//! correctly, sonic-rs and simd-json do (see `benches/README.md`).
 //!
 //! Streaming (`diverge_frame::stream`): one `stream_<input>` group per input
 //! (`cargo bench --bench decode -- stream_`), so each ratio to `Frame::decode`
