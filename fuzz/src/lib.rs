@@ -51,9 +51,11 @@ fn agree(what: &str, input: &[u8], outcome: Result<bool, String>) {
 /// The `differential` target: `data` as a frame and as a request, and its
 /// JSON part under every type (so a request seed also exercises result and
 /// error frames, and a frame seed exercises requests). Our accept/reject and
-/// every value read through the views must equal the reference's.
+/// every value read through the views must equal the reference's, and
+/// `rmcp::decode_frame` the two-pass answer.
 pub fn differential(data: &[u8]) {
     agree("frame", data, oracle::check_frame(data));
+    one_pass(data);
     agree("request", data, oracle::check_request(data));
     let json = match data.split_first() {
         Some((0 | 1, json)) => {
@@ -70,5 +72,23 @@ pub fn differential(data: &[u8]) {
         framed.push(tag);
         framed.extend_from_slice(json);
         agree("frame (tag set)", &framed, oracle::check_frame(&framed));
+        one_pass(&framed);
+    }
+}
+
+/// `rmcp::decode_frame` builds a result's items in its validating pass and
+/// checks the strings it keeps for UTF-8 on their unescaped text: it must
+/// give exactly the two-pass answer (`Frame::decode`, then the views'
+/// conversion), error kind and offset included.
+#[track_caller]
+fn one_pass(bytes: &[u8]) {
+    let ours = diverge_frame::rmcp::decode_frame(bytes);
+    let two_pass = diverge_frame::Frame::decode(bytes).map(diverge_frame::rmcp::OwnedFrame::from);
+    if ours != two_pass {
+        panic!(
+            "differential (one pass): decode_frame {ours:?}, Frame::decode + From {two_pass:?}\n  input (readable): {}\n  input (hex): {}",
+            oracle::show(bytes),
+            hex(bytes)
+        );
     }
 }
