@@ -168,7 +168,6 @@ impl<'a> Scanner<'a> {
             return Ok(None);
         }
         let at = self.pos;
-        let value = self.value_full(TOP)?;
         let bad = BodyError::new(K::UnknownCacheScope, at);
         let variant = |name: JsonStr<'_>| {
             if name == "public" {
@@ -179,6 +178,16 @@ impl<'a> Scanner<'a> {
                 None
             }
         };
+        if self.peek() == Some(b'"') {
+            // The common case, read once: `value_full` on a string is
+            // `string(true)`, with the same errors.
+            let name = self.string(true)?;
+            if name.is_empty() {
+                return Ok(None);
+            }
+            return variant(name).map(Some).ok_or(bad);
+        }
+        let value = self.value_full(TOP)?;
         match value.as_bytes().split_first() {
             Some((b'"', tail)) => {
                 let (text, escaped, _) = skip::string(tail);
