@@ -585,34 +585,72 @@ fn result_type(text: JsonStr<'_>) -> Option<ResultType> {
 /// A validated object's members, the last of equal keys winning (as
 /// `serde_json::Map::insert` does for the reference).
 fn object(raw: RawJson<'_>) -> Map<String, Value> {
-    let mut map = Map::new();
-    for (key, val) in raw.members() {
-        map.insert(key.into(), val.into());
+    match parse(raw.as_bytes()) {
+        (Value::Object(map), _) => map,
+        _ => Map::new(),
     }
-    map
 }
 
-/// A validated value's text as a `Value`. Recursion is bounded by the
-/// validated depth (at most 127 levels).
+/// A validated value's text as a `Value`.
 fn value(raw: &[u8]) -> Value {
-    match raw.split_first() {
-        Some((b'{', _)) => Value::Object(object(RawJson::new(raw))),
-        Some((b'[', mut rest)) => {
-            let mut items = Vec::new();
-            while let Some((item, next)) = skip::next_element(rest) {
-                items.push(value(item));
-                rest = next;
+    parse(raw).0
+}
+
+/// The validated value at the start of `b` as a `Value`, and the bytes
+/// after it: one pass, each string and number read once. Recursion is
+/// bounded by the validated depth (at most 127 levels).
+fn parse(b: &[u8]) -> (Value, &[u8]) {
+    let Some((&first, tail)) = b.split_first() else {
+        return (Value::Null, b);
+    };
+    match first {
+        b'{' => {
+            let mut map = Map::new();
+            let mut rest = tail;
+            while let Some((key, at_value)) = skip::next_key(rest) {
+                let (val, after) = parse(at_value);
+                map.insert(key.into(), val);
+                rest = after;
             }
-            Value::Array(items)
+            (Value::Object(map), close(rest, b'}'))
         }
-        Some((b'"', tail)) => {
-            let (text, escaped, _) = skip::string(tail);
-            Value::String(JsonStr::new(text, escaped).into())
+        b'[' => {
+            let mut items = Vec::new();
+            let mut rest = tail;
+            loop {
+                let mut at = skip::ws(rest);
+                if let Some((b',', after)) = at.split_first() {
+                    at = skip::ws(after);
+                }
+                if matches!(at.first(), Some(b']') | None) {
+                    break;
+                }
+                let (item, after) = parse(at);
+                items.push(item);
+                rest = after;
+            }
+            (Value::Array(items), close(rest, b']'))
         }
-        Some((b't', _)) => Value::Bool(true),
-        Some((b'f', _)) => Value::Bool(false),
-        Some((b'-' | b'0'..=b'9', _)) => number(raw),
-        _ => Value::Null,
+        b'"' => {
+            let (text, escaped, rest) = skip::string(tail);
+            (Value::String(JsonStr::new(text, escaped).into()), rest)
+        }
+        b't' => (Value::Bool(true), tail.get(3..).unwrap_or_default()),
+        b'f' => (Value::Bool(false), tail.get(4..).unwrap_or_default()),
+        b'-' | b'0'..=b'9' => {
+            let (text, rest) = skip::value(b);
+            (number(text), rest)
+        }
+        _ => (Value::Null, tail.get(3..).unwrap_or_default()),
+    }
+}
+
+/// The bytes after the `end` bracket that closes a validated container
+/// (whitespace first).
+fn close(b: &[u8], end: u8) -> &[u8] {
+    match skip::ws(b).split_first() {
+        Some((&c, rest)) if c == end => rest,
+        _ => &[],
     }
 }
 
