@@ -240,30 +240,26 @@ impl<'a> Items<'a> for Build<'a> {
 /// unescaped, then checked once, on the unescaped text. That check fails
 /// exactly when the raw text's fails, whose error is then reported.
 fn kept_string(text: JsonStr<'_>, at: usize) -> Result<String, BodyError> {
-    let raw = text.raw();
-    let bytes = if text.is_escaped() {
-        let mut buf = alloc::vec![0u8; raw.len()];
-        match skip::unescape(raw, &mut buf) {
-            Some(n) => {
-                buf.truncate(n);
-                buf
-            }
-            // Not reached on validated escapes; the careful path is exact.
-            None => {
-                utf8_error(raw, at)?;
-                return Ok(unescape_by_fragments(text));
-            }
-        }
-    } else {
-        raw.to_vec()
-    };
-    match String::from_utf8(bytes) {
-        Ok(string) => Ok(string),
-        Err(_) => {
-            utf8_error(raw, at)?;
-            Ok(unescape_by_fragments(text))
-        }
+    if let Some(string) = unescaped(text).and_then(|bytes| String::from_utf8(bytes).ok()) {
+        return Ok(string);
     }
+    utf8_error(text.raw(), at)?;
+    Ok(unescape_by_fragments(text))
+}
+
+/// The unescaped bytes of `text`: one allocation of the raw length
+/// (unescaping never lengthens validated text), runs copied a word at a
+/// time. `None` only for an escape validation would have refused.
+#[inline]
+fn unescaped(text: JsonStr<'_>) -> Option<Vec<u8>> {
+    let raw = text.raw();
+    if !text.is_escaped() {
+        return Some(raw.to_vec());
+    }
+    let mut buf = alloc::vec![0u8; raw.len()];
+    let n = skip::unescape(raw, &mut buf)?;
+    buf.truncate(n);
+    Some(buf)
 }
 
 /// Decodes request JSON into `ReadResourceRequestParams`: the reference
@@ -534,25 +530,12 @@ impl From<CacheScope> for RmcpCacheScope {
 }
 
 impl From<JsonStr<'_>> for String {
-    /// The unescaped string: one allocation of the raw length (unescaping
-    /// never lengthens validated text), runs copied a word at a time, one
-    /// UTF-8 check of the result.
+    /// The unescaped string: one allocation of the raw length, runs copied
+    /// a word at a time, one UTF-8 check of the result.
     fn from(text: JsonStr<'_>) -> Self {
-        let raw = text.raw();
-        let bytes = if text.is_escaped() {
-            let mut buf = alloc::vec![0u8; raw.len()];
-            match skip::unescape(raw, &mut buf) {
-                Some(n) => {
-                    buf.truncate(n);
-                    buf
-                }
-                // Not reached on validated text; the careful path is exact.
-                None => return unescape_by_fragments(text),
-            }
-        } else {
-            raw.to_vec()
-        };
-        Self::from_utf8(bytes).unwrap_or_else(|_| unescape_by_fragments(text))
+        unescaped(text)
+            .and_then(|bytes| Self::from_utf8(bytes).ok())
+            .unwrap_or_else(|| unescape_by_fragments(text))
     }
 }
 
