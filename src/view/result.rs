@@ -178,9 +178,10 @@ impl<'a> Scanner<'a> {
                 None
             }
         };
-        if self.peek() == Some(b'"') {
+        if crate::json::find::HOST && self.peek() == Some(b'"') {
             // The common case, read once: `value_full` on a string is
-            // `string(true)`, with the same errors.
+            // `string(true)`, with the same errors. (Hosts only: on
+            // microcontrollers the second path costs 256 B of flash.)
             let name = self.string(true)?;
             if name.is_empty() {
                 return Ok(None);
