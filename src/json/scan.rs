@@ -254,7 +254,7 @@ impl<'a> Scanner<'a> {
     /// input, which fill no word, go one at a time.
     #[inline]
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
-        self.string_utf8::<true>(full)
+        self.string_utf8::<true, { super::find::HOST }>(full)
     }
 
     /// [`string`](Self::string) with `full`, except that it leaves the
@@ -267,11 +267,18 @@ impl<'a> Scanner<'a> {
     #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn string_unchecked_utf8(&mut self) -> Result<JsonStr<'a>, BodyError> {
-        self.string_utf8::<false>(true)
+        self.string_utf8::<false, { super::find::HOST }>(true)
     }
 
+    /// The string check; with `WORDS` ([`HOST`](super::find::HOST)) a word
+    /// at a time, else (microcontrollers, where the 64-bit word code costs
+    /// flash) a byte at a time, with the same answers and error offsets (a
+    /// test compares the two).
     #[inline(never)]
-    fn string_utf8<const UTF8: bool>(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+    fn string_utf8<const UTF8: bool, const WORDS: bool>(
+        &mut self,
+        full: bool,
+    ) -> Result<JsonStr<'a>, BodyError> {
         let buf = self.buf;
         let start = self.pos + 1;
         let mut at = start;
@@ -281,8 +288,13 @@ impl<'a> Scanner<'a> {
         let mut or = 0u64;
         let mut plain = 0u32;
         let end = 'text: loop {
-            let Some(word) = buf.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
-                // Fewer than eight bytes of input left.
+            let word = if WORDS {
+                buf.get(at..).and_then(<[u8]>::first_chunk::<8>)
+            } else {
+                None
+            };
+            let Some(word) = word else {
+                // Fewer than eight bytes of input left (or no words).
                 loop {
                     match buf.get(at) {
                         None => return Err(BodyError::new(K::Eof, at)),
@@ -307,7 +319,7 @@ impl<'a> Scanner<'a> {
                 or |= w;
                 at += 8;
                 plain += 1;
-                if super::find::HOST && plain == 16 {
+                if WORDS && plain == 16 {
                     plain = 0;
                     let (next, high) = self.long_run(at)?;
                     at = next;
@@ -1079,6 +1091,74 @@ mod tests {
         }
         agree(u64::MAX, i32::MAX);
         agree(1, i32::MIN);
+    }
+
+    /// The byte-at-a-time string check of microcontrollers gives the word
+    /// check's answer (text, escape flag, end, error and its offset) on
+    /// every input, in every strength.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn string_check_bytes_agree_with_words() {
+        const BYTES: [&[u8]; 14] = [
+            b"\"",
+            b"\\",
+            b"\\n",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\ud83d",
+            b"\\ude00",
+            b"\\q",
+            b"\\u12",
+            b"\xC3\xA9",
+            b"\xFF",
+            b"\x01",
+            b"\\u",
+            b"\xE2\x82",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            buf.clear();
+            buf.push(b'"');
+            let mut r = seed;
+            for _ in 0..seed % 40 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = (r >> 58) as usize;
+                if k < BYTES.len() {
+                    buf.extend_from_slice(BYTES[k]);
+                } else {
+                    buf.extend_from_slice(&b"abcdefghijklmnopq"[..k % 16 + 1]);
+                }
+            }
+            if seed & 1 == 0 {
+                // Closed, with more text after it.
+                buf.extend_from_slice(b"\",\"next\":1}");
+            }
+            for full in [false, true] {
+                let (mut a, mut b) = (Scanner::new(&buf), Scanner::new(&buf));
+                let (x, y) = (
+                    a.string_utf8::<true, true>(full),
+                    b.string_utf8::<true, false>(full),
+                );
+                oks += usize::from(x.is_ok());
+                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full={full}");
+                let (mut a, mut b) = (Scanner::new(&buf), Scanner::new(&buf));
+                let (x, y) = (
+                    a.string_utf8::<false, true>(full),
+                    b.string_utf8::<false, false>(full),
+                );
+                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full={full} no UTF-8");
+            }
+        }
+        // Both answers are well represented.
+        assert!(
+            (50_000..150_000).contains(&oks),
+            "{oks} of 200 000 accepted"
+        );
     }
 
     #[test]
