@@ -254,7 +254,7 @@ impl<'a> Scanner<'a> {
     /// input, which fill no word, go one at a time.
     #[inline]
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
-        self.string_utf8::<true>(full)
+        self.string_utf8::<true, { super::find::HOST }>(full)
     }
 
     /// [`string`](Self::string) with `full`, except that it leaves the
@@ -267,11 +267,18 @@ impl<'a> Scanner<'a> {
     #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn string_unchecked_utf8(&mut self) -> Result<JsonStr<'a>, BodyError> {
-        self.string_utf8::<false>(true)
+        self.string_utf8::<false, { super::find::HOST }>(true)
     }
 
+    /// The string check; with `WORDS` ([`HOST`](super::find::HOST)) a word
+    /// at a time, else (microcontrollers, where the 64-bit word code costs
+    /// flash) a byte at a time, with the same answers and error offsets (a
+    /// test compares the two).
     #[inline(never)]
-    fn string_utf8<const UTF8: bool>(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+    fn string_utf8<const UTF8: bool, const WORDS: bool>(
+        &mut self,
+        full: bool,
+    ) -> Result<JsonStr<'a>, BodyError> {
         let buf = self.buf;
         let start = self.pos + 1;
         let mut at = start;
@@ -281,8 +288,13 @@ impl<'a> Scanner<'a> {
         let mut or = 0u64;
         let mut plain = 0u32;
         let end = 'text: loop {
-            let Some(word) = buf.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
-                // Fewer than eight bytes of input left.
+            let word = if WORDS {
+                buf.get(at..).and_then(<[u8]>::first_chunk::<8>)
+            } else {
+                None
+            };
+            let Some(word) = word else {
+                // Fewer than eight bytes of input left (or no words).
                 loop {
                     match buf.get(at) {
                         None => return Err(BodyError::new(K::Eof, at)),
@@ -307,7 +319,7 @@ impl<'a> Scanner<'a> {
                 or |= w;
                 at += 8;
                 plain += 1;
-                if super::find::HOST && plain == 16 {
+                if WORDS && plain == 16 {
                     plain = 0;
                     let (next, high) = self.long_run(at)?;
                     at = next;
@@ -918,8 +930,10 @@ pub(crate) const fn overflows(significand: u64, digit: u64) -> bool {
 /// With `d` digits in the significand the value lies in
 /// `[10^(d-1+e), 10^(d+e))`: finite whatever the rounding when `d + e ≤ 308`,
 /// infinite when `d + e ≥ 310`. Only `d + e = 309` (so `e` in 289..=308)
-/// needs serde_json's own multiplication, with the same correctly rounded
-/// powers of ten.
+/// needs serde_json's own multiplication; its answer is
+/// `significand ≥ OVERFLOW_AT[e - 289]`, a table computed at compile time
+/// from that very multiplication, so no floating point is left at run time
+/// (on microcontrollers without an FPU it was 1 KB of soft-float code).
 pub(crate) fn f64_from_parts(
     significand: u64,
     exponent: i32,
@@ -931,13 +945,10 @@ pub(crate) fn f64_from_parts(
     let magnitude = i64::from(exponent) + digits(significand);
     let out_of_range = match magnitude {
         ..=308 => false,
-        309 => {
-            let pow = usize::try_from(exponent - 289)
-                .ok()
-                .and_then(|i| POW10_289_TO_308.get(i));
-            #[allow(clippy::cast_precision_loss)]
-            pow.is_none_or(|&pow| (significand as f64 * pow).is_infinite())
-        }
+        309 => usize::try_from(exponent - 289)
+            .ok()
+            .and_then(|i| OVERFLOW_AT.get(i))
+            .is_none_or(|&at| significand >= at),
         _ => true,
     };
     if out_of_range {
@@ -970,6 +981,37 @@ const POW10_289_TO_308: [f64; 20] = [
     1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
 ];
 
+/// For `e` in 289..=308 (index `e - 289`): the least `n: u64` for which
+/// serde_json's `n as f64 * 1e{e}` is infinite. Rounding is monotone, so
+/// the product is infinite exactly for `n ≥` this bound, and a binary search
+/// over `u64` with the very expression finds it; it runs at compile time
+/// (IEEE arithmetic, round to nearest, as at run time), so only the 20
+/// integers reach the binary.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing, clippy::cast_precision_loss)]
+const OVERFLOW_AT: [u64; 20] = {
+    let mut t = [0u64; 20];
+    let mut i = 0;
+    while i < 20 {
+        let pow = POW10_289_TO_308[i];
+        // Invariant: `lo as f64 * pow` finite, `hi as f64 * pow` infinite
+        // (0 and `u64::MAX` ≈ 1.8e19, times at least 1e289).
+        let (mut lo, mut hi) = (0u64, u64::MAX);
+        assert!((hi as f64 * pow).is_infinite());
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if (mid as f64 * pow).is_infinite() {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        t[i] = hi;
+        i += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
@@ -997,6 +1039,152 @@ mod tests {
         assert_eq!(num("18446744073709551616"), Ok(Num::F64));
         assert_eq!(num("1.0"), Ok(Num::F64));
         assert_eq!(num("1e3"), Ok(Num::F64));
+    }
+
+    /// The float `f64_from_parts` this module had before `OVERFLOW_AT`
+    /// (serde_json's multiplication itself): the oracle for the integer one.
+    fn f64_from_parts_float(significand: u64, exponent: i32) -> bool {
+        if significand == 0 || exponent < 0 {
+            return true;
+        }
+        let magnitude = i64::from(exponent) + digits(significand);
+        let out_of_range = match magnitude {
+            ..=308 => false,
+            309 => {
+                let pow = usize::try_from(exponent - 289)
+                    .ok()
+                    .and_then(|i| POW10_289_TO_308.get(i));
+                #[allow(clippy::cast_precision_loss)]
+                pow.is_none_or(|&pow| (significand as f64 * pow).is_infinite())
+            }
+            _ => true,
+        };
+        !out_of_range
+    }
+
+    fn agree(significand: u64, exponent: i32) {
+        assert_eq!(
+            f64_from_parts(significand, exponent, 0).is_ok(),
+            f64_from_parts_float(significand, exponent),
+            "{significand}e{exponent}"
+        );
+    }
+
+    /// The integer range check against the float one. Both are monotone in
+    /// the significand for each exponent (rounding is monotone), so agreeing
+    /// on both sides of each bound is agreeing everywhere; the test also
+    /// compares every significand of up to 7 digits at its one exponent that
+    /// needs the multiplication, both ends of every digit count, 20 000
+    /// pseudo-random significands per exponent 289..=308 and, for every
+    /// exponent from -400 to 400, the digit-count boundaries.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn integer_range_check_equals_the_float_one() {
+        for (i, &at) in OVERFLOW_AT.iter().enumerate() {
+            let e = 289 + i as i32;
+            assert!(f64_from_parts_float(at - 1, e) && !f64_from_parts_float(at, e));
+            for n in at.saturating_sub(1000)..=at.saturating_add(1000) {
+                agree(n, e);
+            }
+        }
+        for d in 1..=7u32 {
+            let e = 309 - d as i32;
+            for n in 10u64.pow(d - 1)..10u64.pow(d) {
+                agree(n, e);
+            }
+        }
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for e in 289..=308 {
+            let d = 309 - e as u32;
+            let lo = 10u64.pow(d - 1);
+            let span = 10u64.checked_pow(d).map_or(u64::MAX - lo, |hi| hi - lo);
+            for _ in 0..20_000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                agree(lo + seed % span, e);
+            }
+        }
+        for e in -400..=400 {
+            for d in 1..=20u32 {
+                let lo = 10u64.pow(d - 1);
+                let hi = 10u64.checked_pow(d).map_or(u64::MAX, |h| h - 1);
+                for n in [lo, lo + 1, hi / 2, hi - 1, hi] {
+                    agree(n, e);
+                }
+            }
+            agree(0, e);
+        }
+        agree(u64::MAX, i32::MAX);
+        agree(1, i32::MIN);
+    }
+
+    /// The byte-at-a-time string check of microcontrollers gives the word
+    /// check's answer (text, escape flag, end, error and its offset) on
+    /// every input, in every strength.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn string_check_bytes_agree_with_words() {
+        const BYTES: [&[u8]; 14] = [
+            b"\"",
+            b"\\",
+            b"\\n",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\ud83d",
+            b"\\ude00",
+            b"\\q",
+            b"\\u12",
+            b"\xC3\xA9",
+            b"\xFF",
+            b"\x01",
+            b"\\u",
+            b"\xE2\x82",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            buf.clear();
+            buf.push(b'"');
+            let mut r = seed;
+            for _ in 0..seed % 40 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = (r >> 58) as usize;
+                if k < BYTES.len() {
+                    buf.extend_from_slice(BYTES[k]);
+                } else {
+                    buf.extend_from_slice(&b"abcdefghijklmnopq"[..k % 16 + 1]);
+                }
+            }
+            if seed & 1 == 0 {
+                // Closed, with more text after it.
+                buf.extend_from_slice(b"\",\"next\":1}");
+            }
+            for full in [false, true] {
+                let (mut a, mut b) = (Scanner::new(&buf), Scanner::new(&buf));
+                let (x, y) = (
+                    a.string_utf8::<true, true>(full),
+                    b.string_utf8::<true, false>(full),
+                );
+                oks += usize::from(x.is_ok());
+                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full={full}");
+                let (mut a, mut b) = (Scanner::new(&buf), Scanner::new(&buf));
+                let (x, y) = (
+                    a.string_utf8::<false, true>(full),
+                    b.string_utf8::<false, false>(full),
+                );
+                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full={full} no UTF-8");
+            }
+        }
+        // Both answers are well represented.
+        assert!(
+            (50_000..150_000).contains(&oks),
+            "{oks} of 200 000 accepted"
+        );
     }
 
     #[test]

@@ -108,8 +108,16 @@ impl<'a> JsonStr<'a> {
         // Unescaping never lengthens validated text, so a buffer as long as
         // the raw text always suffices: the fast path. Shorter buffers (and
         // anything the fast path cannot place) take the careful path.
+        // On microcontrollers (`HOST` false) escaped text takes the careful
+        // path only: the fast path's word-at-a-time copy costs more flash
+        // than it saves time on the short text a firmware handles. Both paths
+        // write the same bytes and fail alike (a test checks).
         let fast = if self.escaped {
-            skip::unescape(self.raw, buf)
+            if super::find::HOST {
+                skip::unescape(self.raw, buf)
+            } else {
+                None
+            }
         } else {
             buf.get_mut(..self.raw.len()).map(|dst| {
                 dst.copy_from_slice(self.raw);
@@ -456,7 +464,9 @@ impl<'a> Iterator for Members<'a> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
+    extern crate std;
     use super::*;
+    use std::vec::Vec;
 
     #[test]
     fn plain_text_is_borrowed() {
@@ -485,6 +495,58 @@ mod tests {
                 available: 5
             })
         );
+    }
+
+    /// Microcontrollers unescape escaped text with the careful path alone
+    /// (`HOST` false); hosts take the fast path first. Both must give the
+    /// same text and the same errors, for every buffer length.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn careful_path_alone_agrees_with_fast_path() {
+        const PIECES: [&str; 14] = [
+            "a",
+            "xyz",
+            "0123456789abcdef",
+            "é",
+            "😀",
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\u00e9",
+            "\\u0041",
+            "\\ud83d\\ude00",
+            "\\u2028",
+            "\\t",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let mut raw = heapless::String::<512>::new();
+            for _ in 0..next() % 12 {
+                let piece = PIECES[(next() % PIECES.len() as u64) as usize];
+                for _ in 0..=next() % 4 {
+                    raw.push_str(piece).unwrap();
+                }
+            }
+            let s = JsonStr::new(raw.as_bytes(), raw.contains('\\'));
+            for len in 0..=raw.len() + 1 {
+                let mut a = [0u8; 514];
+                let mut b = [0u8; 514];
+                let fast = s
+                    .unescape_into(&mut a[..len])
+                    .map(|t| Vec::from(t.as_bytes()));
+                let careful = s
+                    .unescape_careful(&mut b[..len])
+                    .map(|at| Vec::from(core::str::from_utf8(&b[..at]).unwrap().as_bytes()));
+                assert_eq!(fast, careful, "{raw:?} into {len} bytes");
+            }
+        }
     }
 
     #[test]
