@@ -231,8 +231,6 @@ impl<'a> Items<'a> for Build<'a> {
         });
         true
     }
-
-    fn contents_end(&mut self, _: usize) {}
 }
 
 /// A kept string member's value, from its scan without the UTF-8 check
@@ -600,14 +598,7 @@ fn parse(b: &[u8]) -> (Value, &[u8]) {
         b'[' => {
             let mut items = Vec::new();
             let mut rest = tail;
-            loop {
-                let mut at = skip::ws(rest);
-                if let Some((b',', after)) = at.split_first() {
-                    at = skip::ws(after);
-                }
-                if matches!(at.first(), Some(b']') | None) {
-                    break;
-                }
+            while let Some(at) = skip::element_start(rest) {
                 let (item, after) = parse(at);
                 items.push(item);
                 rest = after;

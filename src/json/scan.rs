@@ -54,6 +54,14 @@ pub(crate) const fn special_exact(w: u64) -> u64 {
     !(q & b & ctl | w) & HI
 }
 
+/// Whether byte `n` of the word `w` (the index of its first special byte,
+/// 8 for none) is a quote with only plain ASCII before it: then a key ends
+/// there, `n` bytes into the word.
+#[inline(always)]
+const fn quote_ends_plain(w: u64, n: u32) -> bool {
+    n < 8 && (w >> (8 * n)) as u8 == b'"' && w & !(u64::MAX << (8 * n)) & HI == 0
+}
+
 /// Whether `run` holds a control byte, and whether it holds a byte >= 0x80:
 /// 32 bytes per step in lane-wise accumulators (which the compiler turns
 /// into vector minimum and OR where it has vectors), then a byte at a time.
@@ -384,9 +392,7 @@ impl<'a> Scanner<'a> {
         {
             let w = u64::from_le_bytes(*word);
             let n = special_exact(w).trailing_zeros() / 8;
-            // A quote is the first special byte, and nothing before it is
-            // high: the key is the `n` bytes before it.
-            if n < 8 && (w >> (8 * n)) as u8 == b'"' && w & !(u64::MAX << (8 * n)) & HI == 0 {
+            if quote_ends_plain(w, n) {
                 let end = start + n as usize;
                 self.pos = end + 1;
                 return Ok(JsonStr::new(
@@ -415,7 +421,7 @@ impl<'a> Scanner<'a> {
         let word = self.buf.get(start + 8..)?.first_chunk::<8>()?;
         let w = u64::from_le_bytes(*word);
         let n = special_exact(w).trailing_zeros() / 8;
-        if n < 8 && (w >> (8 * n)) as u8 == b'"' && w & !(u64::MAX << (8 * n)) & HI == 0 {
+        if quote_ends_plain(w, n) {
             let end = start + 8 + n as usize;
             self.pos = end + 1;
             return Some(JsonStr::new(self.buf.get(start..end)?, false));

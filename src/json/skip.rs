@@ -215,6 +215,13 @@ fn hex4_word(digits: [u8; 4]) -> Option<u16> {
 /// `b` is inside an array, after `[` or after an element: returns the next
 /// element and the bytes after it, or `None` at `]`.
 pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
+    element_start(b).map(value)
+}
+
+/// `b` is inside an array, after `[` or after an element: the bytes from
+/// the next element on, or `None` at `]`.
+#[inline]
+pub(crate) fn element_start(b: &[u8]) -> Option<&[u8]> {
     let mut b = ws(b);
     match b.split_first() {
         Some((b',', rest)) => b = ws(rest),
@@ -224,7 +231,7 @@ pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
     if matches!(b.first(), Some(b']') | None) {
         return None;
     }
-    Some(value(b))
+    Some(b)
 }
 
 /// `b` starts just after a backslash of a validated string: returns the

@@ -405,7 +405,8 @@ impl ItemShape {
 /// item's verdict.
 pub(crate) trait Items<'a> {
     /// A string member: `s` is at its value's opening quote, and the call
-    /// checks the string fully (`s.string(true)` or `s.string_to(true, …)`).
+    /// checks the string fully (`s.string(true)`, or
+    /// `s.string_unchecked_utf8()` followed by its own UTF-8 check).
     fn string(&mut self, s: &mut Scanner<'a>, key: JsonStr<'a>) -> Result<(), BodyError>;
     /// A member whose value is not a string.
     fn other(&mut self, key: JsonStr<'a>, value: RawJson<'a>);
@@ -415,7 +416,7 @@ pub(crate) trait Items<'a> {
         shape.is_text() || shape.is_blob()
     }
     /// The `contents` array closed just before offset `end`.
-    fn contents_end(&mut self, end: usize);
+    fn contents_end(&mut self, _end: usize) {}
     /// The long strings the view remembers for its walk.
     fn spans(&self) -> Spans {
         Spans::default()
