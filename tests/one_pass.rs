@@ -24,11 +24,7 @@ use diverge_frame::rmcp::{OwnedFrame, decode_frame, encode_frame_to_vec};
 use diverge_frame::{BodyErrorKind, Frame, FrameError};
 
 fn cases() -> usize {
-    let n = std::env::var("DIVERGE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
-    if cfg!(miri) { n.min(20) } else { n }
+    common::cases(20_000, 20)
 }
 
 /// The two-pass answer: validate, then convert the view.

@@ -18,11 +18,7 @@ use common::oracle::{check_frame, check_request, show};
 use common::table::{error_rows, request_rows, result_rows};
 
 fn cases() -> usize {
-    let n = std::env::var("DIVERGE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
-    if cfg!(miri) { n.min(20) } else { n }
+    common::cases(20_000, 20)
 }
 
 fn frame(json: &[u8], tag: u8) -> Vec<u8> {

@@ -20,11 +20,7 @@ use diverge_frame::{
 };
 
 fn cases() -> usize {
-    let n = std::env::var("DIVERGE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3_000);
-    if cfg!(miri) { n.min(10) } else { n }
+    common::cases(3_000, 10)
 }
 
 /// `Frame::decode`'s answer.
