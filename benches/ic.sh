@@ -8,7 +8,9 @@
 # that decodes an input N = 1000 times; callgrind collects only inside it
 # (--toggle-collect=<function>), and the script prints Ir / N. For the sets
 # (varied, sdk: 512 frames each) one call is one pass over all the frames; the
-# script makes SET_CALLS of them and prints Ir / (SET_CALLS x 512).
+# script makes SET_CALLS of them and prints Ir / (SET_CALLS x 512). The last
+# table is the rmcp path's floor (ic_floor: the reference's value cloned and
+# dropped) beside it.
 set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "ic.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
@@ -26,7 +28,9 @@ ir() { # <function> <input> [<calls> <decodes per call>]: Ir per decode
     awk -v n="$((calls * per))" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
 }
 
-declare -A DECODE_IR # input -> Frame::decode's Ir, reused by the streaming table
+# input -> Ir of Frame::decode, of the rmcp path and of the reference, reused
+# by the streaming and floor tables
+declare -A DECODE_IR RMCP_IR REF_IR
 
 row() { # <input> <decode fn> <walk fn> <to-rmcp fn> <reference fn>
     local bytes d w o r
@@ -36,6 +40,8 @@ row() { # <input> <decode fn> <walk fn> <to-rmcp fn> <reference fn>
     w=$(ir "$3" "$1")
     o=$(ir "$4" "$1")
     r=$(ir "$5" "$1")
+    RMCP_IR[$1]=$o
+    REF_IR[$1]=$r
     awk -v i="$1" -v b="$bytes" -v d="$d" -v w="$w" -v o="$o" -v r="$r" \
         'BEGIN { printf "| %-7s | %5d | %7d | %11d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, b, d, w, o, r, r / d, r / w, r / o }'
 }
@@ -87,6 +93,9 @@ setrow() { # <set>
     w=$(ir "ic_$1_walk" "$1" "$SET_CALLS" "$SET_FRAMES")
     o=$(ir "ic_$1_rmcp" "$1" "$SET_CALLS" "$SET_FRAMES")
     r=$(ir "ic_$1_reference" "$1" "$SET_CALLS" "$SET_FRAMES")
+    DECODE_IR[$1]=$d
+    RMCP_IR[$1]=$o
+    REF_IR[$1]=$r
     awk -v i="$1" -v f="$SET_FRAMES" -v b="$bytes" -v d="$d" -v w="$w" -v o="$o" -v r="$r" \
         'BEGIN { printf "| %-6s | %6d | %8d | %7d | %11d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, f, b, d, w, o, r, r / d, r / w, r / o }'
 }
@@ -100,3 +109,30 @@ done
 echo
 echo "Sets, Ir per frame (callgrind, SET_CALLS=$SET_CALLS passes over the $SET_FRAMES frames each; bytes = all"
 echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _rmcp, _reference)."
+
+# The floor: what any decoder into the rmcp types spends on the value alone,
+# its allocations, copies and frees without reading a byte of JSON (the
+# reference's value of each frame, made before the measured call, cloned and
+# dropped: ic_floor, ic_<set>_floor). A decoder that validates at Frame::decode's
+# cost and builds at the floor's would reach ref/(decode + floor): the best
+# ratio this validator allows on the rmcp path.
+frow() { # <input> <floor fn> [<calls> <decodes per call>]
+    local d=${DECODE_IR[$1]} o=${RMCP_IR[$1]} r=${REF_IR[$1]} f
+    f=$(ir "$2" "$1" "${3:-$N}" "${4:-1}")
+    awk -v i="$1" -v d="$d" -v f="$f" -v o="$o" -v r="$r" \
+        'BEGIN { printf "| %-7s | %7d | %6d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, d, f, o, r, r / f, r / (d + f), r / o }'
+}
+
+echo
+echo "| input   |  decode |  floor | to rmcp | reference | ref/floor | ref/(decode+floor) | ref/(to rmcp) |"
+echo "| ---     |     --- |    --- |     --- |       --- |    --- |    --- |    --- |"
+for input in small medium error request; do
+    frow "$input" ic_floor
+done
+for set in varied sdk; do
+    frow "$set" "ic_${set}_floor" "$SET_CALLS" "$SET_FRAMES"
+done
+echo
+echo "The floor, Ir per frame: the reference's value cloned and dropped (allocations, copies, frees; no"
+echo "JSON read). ref/floor bounds every decoder into the rmcp types; ref/(decode+floor) bounds one that"
+echo "validates at Frame::decode's cost; ref/(to rmcp) is where diverge_frame::rmcp stands."

@@ -63,10 +63,38 @@ ic! {
     ic_sdk_walk => |x, b| each(x, |f| walk::decode_walk(f, b));
     ic_sdk_rmcp => |x, _b| each(x, walk::to_rmcp);
     ic_sdk_reference => |x, _b| each(x, comp::reference);
+    ic_floor => |_x, _b| floor();
+    ic_varied_floor => |_x, _b| floor();
+    ic_sdk_floor => |_x, _b| floor();
     ic_validator_64 => |x, _b| stream::validate(x, 64) as usize;
     ic_validator_4k => |x, _b| stream::validate(x, 4096) as usize;
     ic_reader_64 => |x, _b| stream::read(x, 64);
     ic_reader_4k => |x, _b| stream::read(x, 4096);
+}
+
+/// The reference's values of the input's frames, made before the measured
+/// call (`ic_*floor`).
+enum Values {
+    Frames(Vec<diverge_frame::rmcp::OwnedFrame>),
+    Request(rmcp::model::ReadResourceRequestParams),
+}
+
+static VALUES: std::sync::OnceLock<Values> = std::sync::OnceLock::new();
+
+/// The floor of any decoder into the rmcp types: the value's allocations,
+/// copies and frees, without reading a byte of JSON (each value of the input
+/// cloned from the reference's and dropped).
+fn floor() -> usize {
+    match black_box(VALUES.get().expect("floor: values made in main")) {
+        Values::Frames(frames) => frames
+            .iter()
+            .map(|frame| match frame.clone() {
+                diverge_frame::rmcp::OwnedFrame::Result(r) => r.contents.len(),
+                diverge_frame::rmcp::OwnedFrame::Error(e) => e.message.len(),
+            })
+            .sum(),
+        Values::Request(request) => request.clone().uri.len(),
+    }
 }
 
 /// A set input (`varied`, `sdk`) is its 512 frames, each behind its length
@@ -141,6 +169,15 @@ fn main() {
         use std::io::Write as _;
         std::io::stdout().write_all(&bytes).unwrap();
         return;
+    }
+    if func.ends_with("floor") {
+        let values = match input.as_str() {
+            "request" => Values::Request(comp::reference_request_value(&bytes)),
+            "varied" => Values::Frames(inputs::varied().iter().map(|f| comp::reference_frame(f)).collect()),
+            "sdk" => Values::Frames(inputs::sdk().iter().map(|f| comp::reference_frame(f)).collect()),
+            _ => Values::Frames(vec![comp::reference_frame(&bytes)]),
+        };
+        VALUES.set(values).ok();
     }
     let f = FNS
         .iter()
