@@ -557,9 +557,17 @@ impl From<RawJson<'_>> for Value {
 }
 
 /// `resultType`: rmcp keeps `"complete"` and `"input_required"` as constants and
-/// any other string as is; its `Deserialize` is the only public constructor
-/// for an arbitrary string, and from a string it cannot fail.
+/// any other string as is. Those two are its constants here too, with no
+/// allocation (`Deserialize` would allocate the `String` and drop it); for
+/// any other string its `Deserialize` is the only public constructor, and
+/// from a string it cannot fail.
 fn result_type(text: JsonStr<'_>) -> Option<ResultType> {
+    if text == "complete" {
+        return Some(ResultType::COMPLETE);
+    }
+    if text == "input_required" {
+        return Some(ResultType::INPUT_REQUIRED);
+    }
     serde::Deserialize::deserialize(Value::String(text.into())).ok()
 }
 
