@@ -254,7 +254,12 @@ fn unescaped(text: JsonStr<'_>) -> Option<Vec<u8>> {
     if !text.is_escaped() {
         return Some(raw.to_vec());
     }
-    let mut buf = alloc::vec![0u8; raw.len()];
+    // Zeroed by `resize`, not allocated zeroed (`vec![0; n]`, the lint's
+    // advice): glibc's `calloc` bypasses its thread cache and costs more than
+    // `malloc` and the stores together (sdk set −2.2 % Ir, small −2 %).
+    #[allow(clippy::slow_vector_initialization)]
+    let mut buf = Vec::with_capacity(raw.len());
+    buf.resize(raw.len(), 0u8);
     let n = skip::unescape(raw, &mut buf)?;
     buf.truncate(n);
     Some(buf)
