@@ -706,7 +706,13 @@ impl<'a> Scanner<'a> {
         let deepest = self.machine::<false>(&mut stack, 0, 0)?;
         if deepest > WINDOW {
             let end = self.pos;
-            self.deep_passes(start, deepest)?;
+            if DEEP_WINDOW == WINDOW {
+                // The deep passes' window is the first pass's: its stack
+                // serves them too (no second one below it).
+                self.deep_passes_in(&mut stack, start, deepest)?;
+            } else {
+                self.deep_passes(start, deepest)?;
+            }
             self.pos = end;
         }
         Ok(())
@@ -718,11 +724,24 @@ impl<'a> Scanner<'a> {
     #[cold]
     fn deep_passes(&mut self, start: usize, deepest: usize) -> Result<(), BodyError> {
         let mut stack = [0u64; DEEP_WINDOW / 64];
+        self.deep_passes_in(&mut stack, start, deepest)
+    }
+
+    /// [`deep_passes`](Self::deep_passes) on `stack`, whose levels (64 a
+    /// word) each pass checks.
+    #[inline(never)]
+    #[cold]
+    fn deep_passes_in(
+        &mut self,
+        stack: &mut [u64],
+        start: usize,
+        deepest: usize,
+    ) -> Result<(), BodyError> {
         let mut lo = WINDOW;
         while deepest > lo {
             self.pos = start;
-            self.machine::<false>(&mut stack, lo, 0)?;
-            lo += DEEP_WINDOW;
+            self.machine::<false>(stack, lo, 0)?;
+            lo += stack.len() * 64;
         }
         Ok(())
     }
@@ -1305,6 +1324,31 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The deep passes of 32-bit targets, on the first pass's stack
+    /// (`WINDOW` levels a pass), answer as the hosts' deeper windows do.
+    #[test]
+    fn deep_passes_on_the_first_stack_agree() {
+        let nest = |n: usize| [vec![b'['; n], vec![b']'; n]].concat();
+        let mut inputs = vec![nest(1500), nest(3000), nest(5000)];
+        for at in [1100, 2500, 4000] {
+            let mut bad = nest(5000);
+            bad[10_000 - at] = b'}';
+            inputs.push(bad);
+        }
+        for input in &inputs {
+            let mut host = Scanner::new(input);
+            let want = host.value_syntax().map(|()| host.pos);
+            let mut s = Scanner::new(input);
+            let mut stack = [0u64; WINDOW / 64];
+            let got = s.machine::<false>(&mut stack, 0, 0).and_then(|deepest| {
+                let end = s.pos;
+                s.deep_passes_in(&mut stack, 0, deepest)?;
+                Ok(end)
+            });
+            assert_eq!(got, want);
         }
     }
 
