@@ -431,6 +431,13 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn ws_call_agrees_with_the_loop() {
+        for b in [&b""[..], b"x", b" \t\r\n{", b"\x0b", b"   "] {
+            assert_eq!(ws_call(b), ws_loop(b));
+        }
+    }
+
     /// The byte-at-a-time search of microcontrollers finds what the word
     /// search of hosts finds, on every input (validated or not).
     #[test]

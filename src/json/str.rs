@@ -486,6 +486,22 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
+    /// `==` as the microcontrollers' call answers as the hosts' inline one.
+    #[test]
+    fn eq_call_agrees_with_inline() {
+        let strs = [
+            JsonStr::new(b"uri", false),
+            JsonStr::new(br"\u0075ri", true),
+            JsonStr::new(br"ur\n", true),
+            JsonStr::new(b"", false),
+        ];
+        for s in strs {
+            for other in ["uri", "ur\n", "", "urix", "ur"] {
+                assert_eq!(s.eq_call(other), s.eq_inline(other), "{s:?} {other}");
+            }
+        }
+    }
+
     #[test]
     fn plain_text_is_borrowed() {
         let s = JsonStr::new(b"docs://x", false);

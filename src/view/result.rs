@@ -4,7 +4,7 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use super::{TOP, object, walk_struct};
+use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::skip;
@@ -72,7 +72,8 @@ impl<'a> ResultView<'a> {
         let mut result_type = None;
         let mut ttl_ms = None;
         let mut cache_scope = None;
-        walk_struct(&mut s, FIELDS, |s, i| {
+        let mut fields = Fields::open(&mut s)?;
+        while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
                 0 => result_type = s.opt_string()?,
                 1 => ttl_ms = s.ttl_field()?,
@@ -80,8 +81,7 @@ impl<'a> ResultView<'a> {
                 3 => contents = Some(s.contents_field(items)?),
                 _ => meta = s.opt_object(TOP)?,
             }
-            Ok(())
-        })?;
+        }
         let Some((contents, len)) = contents else {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
@@ -263,18 +263,18 @@ impl<'a> Scanner<'a> {
             return Err(self.err(K::InvalidContentItem));
         }
         let mut item = ItemShape::default();
-        object(self, |s, key, _| {
-            let first = s.peek();
+        let mut members = Members::open(self);
+        while let Some((key, _)) = members.next(self)? {
+            let first = self.peek();
             if first == Some(b'"') {
                 // A string value: checked as `value_full` checks it.
-                items.string(s, key)?;
+                items.string(self, key)?;
             } else {
-                let value = s.value_full(ITEM)?;
+                let value = self.value_full(ITEM)?;
                 items.other(key, value);
             }
             item.note(ItemKey::of(key), first);
-            Ok(())
-        })?;
+        }
         if items.item_end(&item) {
             Ok(())
         } else {
