@@ -36,6 +36,15 @@ pub(crate) const DEEP_WINDOW: usize = 65_536;
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
 
+/// A word of the bit stacks of bracket kinds: pointer-sized, so that on
+/// 32-bit microcontrollers the stacks are cleared by the 4-byte-aligned
+/// `memclr` the firmware has anyway, not a second, 8-byte one (174 B).
+/// On 64-bit hosts it is `u64`, as it always was.
+type Word = usize;
+
+/// Levels (bits) per [`Word`].
+const BITS: usize = Word::BITS as usize;
+
 const LO: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
 
@@ -692,7 +701,7 @@ impl<'a> Scanner<'a> {
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
-        let mut stack = [0u64; MAX_DEPTH.div_ceil(64)];
+        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
         self.machine::<true>(&mut stack, 0, open)?;
         Ok(RawJson::new(
             self.buf.get(start..self.pos).unwrap_or_default(),
@@ -702,7 +711,7 @@ impl<'a> Scanner<'a> {
     /// Checks one ignored value's syntax, at any depth.
     pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
         let start = self.pos;
-        let mut stack = [0u64; WINDOW / 64];
+        let mut stack = [0; WINDOW / BITS];
         let deepest = self.machine::<false>(&mut stack, 0, 0)?;
         if deepest > WINDOW {
             let end = self.pos;
@@ -723,17 +732,17 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     #[cold]
     fn deep_passes(&mut self, start: usize, deepest: usize) -> Result<(), BodyError> {
-        let mut stack = [0u64; DEEP_WINDOW / 64];
+        let mut stack = [0; DEEP_WINDOW / BITS];
         self.deep_passes_in(&mut stack, start, deepest)
     }
 
-    /// [`deep_passes`](Self::deep_passes) on `stack`, whose levels (64 a
-    /// word) each pass checks.
+    /// [`deep_passes`](Self::deep_passes) on `stack`, whose levels
+    /// ([`BITS`] a word) each pass checks.
     #[inline(never)]
     #[cold]
     fn deep_passes_in(
         &mut self,
-        stack: &mut [u64],
+        stack: &mut [Word],
         start: usize,
         deepest: usize,
     ) -> Result<(), BodyError> {
@@ -741,7 +750,7 @@ impl<'a> Scanner<'a> {
         while deepest > lo {
             self.pos = start;
             self.machine::<false>(stack, lo, 0)?;
-            lo += stack.len() * 64;
+            lo += stack.len() * BITS;
         }
         Ok(())
     }
@@ -775,21 +784,23 @@ impl<'a> Scanner<'a> {
     /// The value state machine. `FULL` selects full checks with the depth
     /// limit (`open` containers already open); otherwise syntax checks of the
     /// containers at levels `lo+1 ..= lo+window` of this value (`window` is
-    /// 64 per word of `stack`), the others only counted. Returns the deepest
+    /// [`BITS`] per word of `stack`), the others only counted. Returns the deepest
     /// level reached.
     fn machine<const FULL: bool>(
         &mut self,
-        stack: &mut [u64],
+        stack: &mut [Word],
         lo: usize,
         open: usize,
     ) -> Result<usize, BodyError> {
-        let window = stack.len() * 64;
+        let window = stack.len() * BITS;
         let mut depth = 0usize;
         let mut deepest = 0usize;
         let mut st = if lo == 0 { St::Value } else { St::Raw };
-        let is_obj = |stack: &[u64], level: usize| {
+        let is_obj = |stack: &[Word], level: usize| {
             let i = level - lo - 1;
-            stack.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+            stack
+                .get(i / BITS)
+                .is_some_and(|w| w >> (i % BITS) & 1 == 1)
         };
         loop {
             match st {
@@ -938,9 +949,9 @@ impl<'a> Scanner<'a> {
     }
 }
 
-fn set_bit(stack: &mut [u64], i: usize, on: bool) {
-    if let Some(w) = stack.get_mut(i / 64) {
-        let mask = 1u64 << (i % 64);
+fn set_bit(stack: &mut [Word], i: usize, on: bool) {
+    if let Some(w) = stack.get_mut(i / BITS) {
+        let mask = 1 << (i % BITS);
         if on { *w |= mask } else { *w &= !mask }
     }
 }
@@ -1342,7 +1353,7 @@ mod tests {
             let mut host = Scanner::new(input);
             let want = host.value_syntax().map(|()| host.pos);
             let mut s = Scanner::new(input);
-            let mut stack = [0u64; WINDOW / 64];
+            let mut stack = [0; WINDOW / BITS];
             let got = s.machine::<false>(&mut stack, 0, 0).and_then(|deepest| {
                 let end = s.pos;
                 s.deep_passes_in(&mut stack, 0, deepest)?;
