@@ -786,8 +786,40 @@ impl<'a> Scanner<'a> {
     /// containers at levels `lo+1 ..= lo+window` of this value (`window` is
     /// [`BITS`] per word of `stack`), the others only counted. Returns the deepest
     /// level reached.
+    ///
+    /// On hosts compiled for each strength; on microcontrollers
+    /// ([`HOST`](super::find::HOST) false) once, with the strength a
+    /// run-time flag (the two copies cost 1 KB of flash).
     fn machine<const FULL: bool>(
         &mut self,
+        stack: &mut [Word],
+        lo: usize,
+        open: usize,
+    ) -> Result<usize, BodyError> {
+        if super::find::HOST {
+            self.machine_in(FULL, stack, lo, open)
+        } else {
+            self.machine_call(FULL, stack, lo, open)
+        }
+    }
+
+    /// [`machine`](Self::machine) with the strength a run-time flag.
+    #[inline(never)]
+    fn machine_call(
+        &mut self,
+        full: bool,
+        stack: &mut [Word],
+        lo: usize,
+        open: usize,
+    ) -> Result<usize, BodyError> {
+        self.machine_in(full, stack, lo, open)
+    }
+
+    #[inline(always)]
+    #[allow(non_snake_case)]
+    fn machine_in(
+        &mut self,
+        FULL: bool,
         stack: &mut [Word],
         lo: usize,
         open: usize,
@@ -876,7 +908,7 @@ impl<'a> Scanner<'a> {
                         st = St::AfterValue;
                     }
                     Some(b'"') => {
-                        self.key::<FULL>()?;
+                        self.key(FULL)?;
                         st = St::Value;
                     }
                     _ => return Err(self.expected(K::KeyMustBeString)),
@@ -904,7 +936,7 @@ impl<'a> Scanner<'a> {
                             self.pos += 1;
                             if obj {
                                 match self.ws() {
-                                    Some(b'"') => self.key::<FULL>()?,
+                                    Some(b'"') => self.key(FULL)?,
                                     Some(b'}') => return Err(self.err(K::TrailingComma)),
                                     _ => return Err(self.expected(K::KeyMustBeString)),
                                 }
@@ -932,8 +964,13 @@ impl<'a> Scanner<'a> {
     }
 
     /// `pos` is at a key's opening quote: checks the key and the colon.
-    fn key<const FULL: bool>(&mut self) -> Result<(), BodyError> {
-        self.key_text(FULL)?;
+    #[inline]
+    fn key(&mut self, full: bool) -> Result<(), BodyError> {
+        if full {
+            self.key_text(true)?;
+        } else {
+            self.key_text(false)?;
+        }
         self.colon()
     }
 
@@ -1336,6 +1373,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The microcontrollers' machine, with the strength a run-time flag,
+    /// answers as the hosts' two compiled strengths do: verdict, error
+    /// offset, end and deepest level, on token soup of every kind.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn machine_with_a_runtime_strength_agrees() {
+        const TOKENS: [&[u8]; 22] = [
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"\"k\":",
+            b",",
+            b"1",
+            b"-0.5e3",
+            b"01",
+            b"1e400",
+            b"\"\\u00e9\"",
+            b"\"\\ud800\"",
+            b"\"\xff\"",
+            b"\"\\q\"",
+            b"true",
+            b"tru",
+            b"null",
+            b" ",
+            b":",
+            b"\"a\"",
+            b"\x01",
+            b"[[[[",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            buf.clear();
+            let mut r = seed;
+            for _ in 0..seed % 24 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                buf.extend_from_slice(TOKENS[(r >> 33) as usize % TOKENS.len()]);
+            }
+            for open in [0, 126] {
+                let mut a = Scanner::new(&buf);
+                let mut b = Scanner::new(&buf);
+                let (mut sa, mut sb) = ([0; 2], [0; 2]);
+                let x = a.machine::<true>(&mut sa, 0, open);
+                let y = b.machine_call(true, &mut sb, 0, open);
+                oks += usize::from(x.is_ok());
+                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full, open {open}");
+            }
+            let mut a = Scanner::new(&buf);
+            let mut b = Scanner::new(&buf);
+            let (mut sa, mut sb) = ([0; 1], [0; 1]);
+            let x = a.machine::<false>(&mut sa, 0, 0);
+            let y = b.machine_call(false, &mut sb, 0, 0);
+            assert_eq!((x, a.pos), (y, b.pos), "{buf:?} syntax");
+        }
+        assert!(oks > 1000, "{oks} accepted");
     }
 
     /// The deep passes of 32-bit targets, on the first pass's stack
