@@ -417,7 +417,14 @@ impl<'a> RawJson<'a> {
     #[must_use]
     pub fn members(&self) -> Members<'a> {
         let rest = match self.raw.split_first() {
-            Some((b'{', rest)) => rest,
+            // Microcontrollers' walk starts at the brace (see `Members`).
+            Some((b'{', rest)) => {
+                if super::find::HOST {
+                    rest
+                } else {
+                    self.raw
+                }
+            }
             _ => &[],
         };
         Members { rest }
@@ -472,11 +479,34 @@ pub struct Members<'a> {
 impl<'a> Iterator for Members<'a> {
     type Item = (JsonStr<'a>, RawJson<'a>);
 
+    /// On hosts with the walker over validated text; on microcontrollers
+    /// with the scanner, as `Content`s are read there.
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value, rest) = skip::next_member(self.rest)?;
+        let (key, value, rest) = if super::find::HOST {
+            skip::next_member(self.rest)?
+        } else {
+            scan_member(self.rest)?
+        };
         self.rest = rest;
         Some((key, value))
     }
+}
+
+/// Microcontrollers' [`skip::next_member`], by the scanner: `b` is an
+/// object from its `{` (before the first member) or the bytes after a
+/// member; the member, and the bytes after it.
+fn scan_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
+    let mut s = crate::json::scan::Scanner::new(b);
+    let mut members = if b.first() == Some(&b'{') {
+        crate::view::Members::open(&mut s)
+    } else {
+        crate::view::Members::after_member()
+    };
+    let (key, _) = members.next(&mut s).ok()??;
+    // Every `RawJson` was checked as a `Value` (`value_full`), so each
+    // member's value passes that check again, within the depth limit.
+    let value = s.value_full(0).ok()?;
+    Some((key, value, b.get(s.pos..)?))
 }
 
 #[cfg(test)]
@@ -485,6 +515,45 @@ mod tests {
     extern crate std;
     use super::*;
     use std::vec::Vec;
+
+    /// The microcontrollers' member walk (the scanner over validated text)
+    /// gives the members the hosts' walker gives, and ends where it ends.
+    #[test]
+    fn members_by_the_scanner_equal_the_walkers() {
+        let objects: [&[u8]; 6] = [
+            b"{}",
+            b"{ }",
+            br#"{"a":1}"#,
+            br#"{ "a" : [ 1 , { "b" : null } ] , "\u0063" : "x\"y" , "d" : -0.5e-3 , "a" : true }"#,
+            br#"{"k":{"k":{"k":{}}},"e":"","f":false,"n":null}"#,
+            b"{\"a\":[[[[\"deep\"]]]],\"b\":\"caf\xc3\xa9\"}",
+        ];
+        // The deepest member a `Value` may hold: 126 levels below the object.
+        let deepest = [&b"{\"d\":"[..], &[b'['; 126], &[b']'; 126], b",\"e\":0}"].concat();
+        for object in objects.into_iter().chain([&deepest[..]]) {
+            crate::json::scan::Scanner::new(object)
+                .value_full(0)
+                .unwrap();
+            let (mut a, mut b) = (&object[1..], object);
+            loop {
+                let x = skip::next_member(a);
+                let y = scan_member(b);
+                assert_eq!(
+                    x.map(|(k, v, _)| (k, v)),
+                    y.map(|(k, v, _)| (k, v)),
+                    "{:?}",
+                    std::str::from_utf8(object)
+                );
+                match (x, y) {
+                    (Some((_, _, ra)), Some((_, _, rb))) => {
+                        assert_eq!(ra, rb);
+                        (a, b) = (ra, rb);
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
 
     /// `==` as the microcontrollers' call answers as the hosts' inline one.
     #[test]

@@ -142,6 +142,12 @@ impl Members {
         Self { first: true }
     }
 
+    /// Goes on after a member (the next byte is a `,` or the `}`, after
+    /// whitespace).
+    pub(crate) const fn after_member() -> Self {
+        Self { first: false }
+    }
+
     /// The next member's key and the key's offset, or `None` after the
     /// closing brace. Inlined on hosts, a call on microcontrollers.
     #[inline(always)]
