@@ -68,14 +68,29 @@ static HI: [i32; 256] = wide(6);
 /// Second character of a pair, on hosts: value, or -1.
 static LO: [i32; 256] = wide(0);
 
-/// Value of `b`, or -1.
+/// Value of `b`, or -1: by table on hosts; on microcontrollers by
+/// comparisons, in one function, which costs less flash than the 256-byte
+/// [`TABLE`] (a test checks both on every byte).
 #[inline(always)]
 fn value(b: u8) -> i32 {
     if HOST {
         LO.get(usize::from(b)).copied().unwrap_or(-1)
     } else {
-        i32::from(TABLE.get(usize::from(b)).copied().unwrap_or(-1))
+        value_computed(b)
     }
+}
+
+#[inline(never)]
+fn value_computed(b: u8) -> i32 {
+    let v = match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => return -1,
+    };
+    i32::from(v)
 }
 
 /// 12 bits from two characters; negative if either is bad (a -1 stays
@@ -437,6 +452,17 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+
+    #[test]
+    fn computed_values_agree_with_the_table() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                value_computed(b),
+                i32::from(TABLE[usize::from(b)]),
+                "{b:#04x}"
+            );
+        }
+    }
 
     /// The microcontrollers' one-loop quads give the hosts' answer (the
     /// index of the first bad character) and the same bytes, for every room
