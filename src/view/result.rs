@@ -293,37 +293,22 @@ impl<'a> Scanner<'a> {
 
 /// What a content item's keys looked like, for serde's untagged choice: the
 /// one place of that rule, for the whole-buffer decoder and the streaming
-/// machine alike.
+/// machine alike. Two bits a key ([`ItemKey`] order): whether it was not
+/// seen, seen once with a value of the right type, seen once with another,
+/// or seen more than once.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct ItemShape {
-    uri: Seen,
-    mime_type: Seen,
-    text: Seen,
-    blob: Seen,
-    meta: Seen,
+    seen: u16,
 }
 
-/// How often a key appeared and whether its (last) value had the right type.
-#[derive(Debug, Default, Clone, Copy)]
-struct Seen {
-    count: u8,
-    ok: bool,
-}
-
-impl Seen {
-    fn note(&mut self, ok: bool) {
-        self.count = self.count.saturating_add(1);
-        self.ok = ok;
-    }
-
-    const fn once_ok(self) -> bool {
-        self.count == 1 && self.ok
-    }
-
-    const fn at_most_once_ok(self) -> bool {
-        self.count == 0 || self.once_ok()
-    }
-}
+/// A key not seen.
+const NONE: u16 = 0;
+/// A key seen once, its value of the right type.
+const ONCE_OK: u16 = 1;
+/// A key seen once, its value of another type.
+const ONCE_BAD: u16 = 2;
+/// A key seen more than once.
+const MORE: u16 = 3;
 
 /// The content item keys serde's untagged choice looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -358,17 +343,7 @@ impl ItemKey {
 impl ItemShape {
     /// No member seen yet.
     pub(crate) const fn new() -> Self {
-        const NONE: Seen = Seen {
-            count: 0,
-            ok: false,
-        };
-        Self {
-            uri: NONE,
-            mime_type: NONE,
-            text: NONE,
-            blob: NONE,
-            meta: NONE,
-        }
+        Self { seen: NONE }
     }
 
     fn note(&mut self, key: Option<ItemKey>, first: Option<u8>) {
@@ -379,27 +354,48 @@ impl ItemShape {
 
     /// A member `key` whose value starts with the byte `first`.
     pub(crate) fn note_value(&mut self, key: ItemKey, first: Option<u8>) {
-        let string = first == Some(b'"');
-        let null = first == Some(b'n');
-        match key {
-            ItemKey::Uri => self.uri.note(string),
-            ItemKey::MimeType => self.mime_type.note(string || null),
-            ItemKey::Text => self.text.note(string),
-            ItemKey::Blob => self.blob.note(string),
-            ItemKey::Meta => self.meta.note(null || first == Some(b'{')),
-        }
+        // The value's kind, one bit each: a string, `null`, an object.
+        let kind: u32 = match first {
+            Some(b'"') => 1,
+            Some(b'n') => 2,
+            Some(b'{') => 4,
+            _ => 0,
+        };
+        // The kinds each key takes, four bits a key in `ItemKey` order:
+        // `uri`, `text`, `blob` a string; `mimeType` also `null`; `_meta`
+        // `null` or an object.
+        const TAKES: u32 = 1 | 3 << 4 | 1 << 8 | 1 << 12 | 6 << 16;
+        let ok = TAKES >> (4 * key as u32) & kind != 0;
+        let shift = 2 * key as u32;
+        // The states only grow, and `MORE` has both bits: an OR moves on.
+        let state = if self.seen >> shift & 3 == NONE {
+            ONCE_BAD - u16::from(ok)
+        } else {
+            MORE
+        };
+        self.seen |= state << shift;
     }
 
-    const fn common(&self) -> bool {
-        self.uri.once_ok() && self.mime_type.at_most_once_ok() && self.meta.at_most_once_ok()
+    /// Whether `uri` and `body` (`text` or `blob`) were seen once with a
+    /// string, and `mimeType` and `_meta` at most once with the right type.
+    const fn has(&self, body: ItemKey) -> bool {
+        const fn at(key: ItemKey, state: u16) -> u16 {
+            state << (2 * key as u32)
+        }
+        // At most once, right type: the high bit clear.
+        let mask = at(ItemKey::Uri, 3)
+            | at(body, 3)
+            | at(ItemKey::MimeType, ONCE_BAD)
+            | at(ItemKey::Meta, ONCE_BAD);
+        self.seen & mask == at(ItemKey::Uri, ONCE_OK) | at(body, ONCE_OK)
     }
 
     pub(crate) const fn is_text(&self) -> bool {
-        self.common() && self.text.once_ok()
+        self.has(ItemKey::Text)
     }
 
     pub(crate) const fn is_blob(&self) -> bool {
-        self.common() && self.blob.once_ok()
+        self.has(ItemKey::Blob)
     }
 }
 
@@ -753,9 +749,62 @@ impl fmt::Display for ResultView<'_> {
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     extern crate std;
+    use std::vec;
     use std::vec::Vec;
 
     use super::*;
+
+    /// The two-bit item shape decides as serde's untagged rule, written out
+    /// with a count and a type check per key (the shape's former form), on
+    /// every sequence of up to four members over every key and value kind.
+    #[test]
+    fn item_shape_follows_the_counting_rule() {
+        const KEYS: [ItemKey; 5] = [
+            ItemKey::Uri,
+            ItemKey::MimeType,
+            ItemKey::Text,
+            ItemKey::Blob,
+            ItemKey::Meta,
+        ];
+        const FIRSTS: [Option<u8>; 6] = [
+            Some(b'"'),
+            Some(b'n'),
+            Some(b'{'),
+            Some(b'['),
+            Some(b'1'),
+            None,
+        ];
+        let mut stack = vec![vec![]];
+        while let Some(members) = stack.pop() {
+            let mut shape = ItemShape::new();
+            let mut count = [0u32; 5];
+            let mut ok = [false; 5];
+            for &(k, first) in &members {
+                shape.note_value(KEYS[k], first);
+                let string = first == Some(b'"');
+                let null = first == Some(b'n');
+                count[k] += 1;
+                ok[k] = match KEYS[k] {
+                    ItemKey::Uri | ItemKey::Text | ItemKey::Blob => string,
+                    ItemKey::MimeType => string || null,
+                    ItemKey::Meta => null || first == Some(b'{'),
+                };
+            }
+            let once = |k: usize| count[k] == 1 && ok[k];
+            let common = once(0) && (count[1] == 0 || once(1)) && (count[4] == 0 || once(4));
+            assert_eq!(shape.is_text(), common && once(2), "{members:?}");
+            assert_eq!(shape.is_blob(), common && once(3), "{members:?}");
+            if members.len() < 4 {
+                for k in 0..5 {
+                    for first in FIRSTS {
+                        let mut next = members.clone();
+                        next.push((k, first));
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+    }
 
     /// Every result vector, and a result with escapes, long strings,
     /// repeated keys and nested `_meta`s.
