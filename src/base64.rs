@@ -143,7 +143,7 @@ fn decode_quads(src: &[u8], dst: &mut [u8]) -> Result<(), usize> {
         let [_, y @ ..] = x.to_be_bytes();
         let done = src8.len() * 6;
         if let Some(d) = dst.get_mut(done..done + 3) {
-            d.copy_from_slice(&y);
+            crate::json::find::copy(d, &y);
         }
     }
     Ok(())
@@ -306,9 +306,11 @@ impl<'o> Decoder<'o> {
         }
         if self.held > 0 {
             // Complete the held quad; it is not the last one if more follows.
-            let (head, rest) = bytes.split_at((4 - self.held).min(bytes.len()));
+            let (head, rest) = bytes
+                .split_at_checked(4 - self.held)
+                .unwrap_or((bytes, &[]));
             if let Some(slot) = self.tail.get_mut(self.held..self.held + head.len()) {
-                slot.copy_from_slice(head);
+                crate::json::find::copy(slot, head);
             }
             self.held += head.len();
             self.read += head.len();
@@ -328,12 +330,14 @@ impl<'o> Decoder<'o> {
             return;
         };
         // Keep the last 1 to 4 characters: they may be the last quad.
-        let (whole, last) = bytes.split_at(bytes.len() - keep);
+        let (whole, last) = bytes
+            .split_at_checked(bytes.len() - keep)
+            .unwrap_or((&[], bytes));
         self.quads(whole, self.read);
         self.read += bytes.len();
         self.held = last.len();
         if let Some(tail) = self.tail.get_mut(..last.len()) {
-            tail.copy_from_slice(last);
+            crate::json::find::copy(tail, last);
         }
     }
 
@@ -403,7 +407,7 @@ impl<'o> Decoder<'o> {
         let bytes = (acc << (32 - morsels * 6)).to_be_bytes();
         let total = self.written + n;
         match (self.out.get_mut(self.written..total), bytes.get(..n)) {
-            (Some(dst), Some(src)) => dst.copy_from_slice(src),
+            (Some(dst), Some(src)) => crate::json::find::copy(dst, src),
             _ => return Err(DecodeError::TooSmall(total)),
         }
         Ok(total)

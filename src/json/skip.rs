@@ -309,7 +309,8 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
             };
             let after = rest.get(4..).unwrap_or_default();
             if (0xD800..0xDC00).contains(&hi)
-                && let Some(lo) = after.strip_prefix(b"\\u").and_then(hex4)
+                && let Some((b"\\u", low)) = after.split_at_checked(2)
+                && let Some(lo) = hex4(low)
                 && (0xDC00..0xE000).contains(&lo)
             {
                 let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);

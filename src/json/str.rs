@@ -120,7 +120,7 @@ impl<'a> JsonStr<'a> {
             }
         } else {
             buf.get_mut(..self.raw.len()).map(|dst| {
-                dst.copy_from_slice(self.raw);
+                super::find::copy(dst, self.raw);
                 self.raw.len()
             })
         };
@@ -150,7 +150,7 @@ impl<'a> JsonStr<'a> {
             };
             let end = at + bytes.len();
             match buf.get_mut(at..end) {
-                Some(dst) => dst.copy_from_slice(bytes),
+                Some(dst) => super::find::copy(dst, bytes),
                 None => {
                     return Err(CapacityError {
                         needed: self.unescaped_len(),
@@ -243,9 +243,10 @@ impl JsonStr<'_> {
                 Fragment::Str(s) => s.as_bytes(),
                 Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
             };
-            match rest.strip_prefix(bytes) {
-                Some(r) => rest = r,
-                None => return false,
+            // `get`, not `strip_prefix`: no panic path left at opt-level z.
+            match rest.split_at_checked(bytes.len()) {
+                Some((head, r)) if head == bytes => rest = r,
+                _ => return false,
             }
         }
         rest.is_empty()
@@ -334,7 +335,7 @@ impl<'a> Iterator for Fragments<'a> {
         let (&first, tail) = self.rest.split_first()?;
         if first != b'\\' {
             let run = super::find::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
-            let (text, rest) = self.rest.split_at(run);
+            let (text, rest) = self.rest.split_at_checked(run).unwrap_or((self.rest, &[]));
             self.rest = rest;
             // Validated UTF-8; runs end before a backslash, which is ASCII.
             return Some(Fragment::Str(
