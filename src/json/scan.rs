@@ -16,7 +16,7 @@
 //! further [`DEEP_WINDOW`] levels, so the stack stays bounded whatever the
 //! input's depth: 128 bytes for the first pass, and on 64-bit targets an
 //! 8 KiB frame for the deep passes (`[`×10⁶ takes 16 passes), elsewhere
-//! 128 bytes (more passes, same answer).
+//! the first pass's 128 bytes again (more passes, same answer).
 
 use crate::error::{BodyError, BodyErrorKind as K};
 
