@@ -580,9 +580,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// [`number`](Self::number) in one loop per part (integer, fraction,
-    /// exponent) instead of serde_json's chain of functions, which costs
-    /// half the flash: the same significand and exponent (digits past the
+    /// [`number`](Self::number) in one digit loop for the integer and the
+    /// fraction and one for the exponent, instead of serde_json's chain of
+    /// functions, which costs half the flash: the same significand and exponent (digits past the
     /// significand's `u64` counted into the exponent in the integer part,
     /// dropped in the fraction), the same errors at the same offsets and
     /// the same end (a test compares the two on every text of up to five
@@ -593,49 +593,49 @@ impl<'a> Scanner<'a> {
         if negative {
             self.pos += 1;
         }
-        let mut significand = match self.digit() {
-            Some(0) => {
-                self.pos += 1;
-                if self.digit().is_some() {
-                    return Err(self.err(K::InvalidNumber));
-                }
-                0
-            }
-            Some(d) => {
-                self.pos += 1;
-                u64::from(d)
-            }
+        match self.digit() {
             None => return Err(self.expected(K::InvalidNumber)),
-        };
-        // An integer literal that fits: no fraction, exponent or overflow.
-        let mut integer = true;
-        let mut exponent: i32 = 0;
-        while let Some(d) = self.digit() {
-            self.pos += 1;
-            if integer && !overflows(significand, u64::from(d)) {
-                significand = significand * 10 + u64::from(d);
-            } else {
-                integer = false;
-                exponent = exponent.wrapping_add(1);
+            Some(0) if matches!(self.buf.get(self.pos + 1), Some(b'0'..=b'9')) => {
+                self.pos += 1;
+                return Err(self.err(K::InvalidNumber));
             }
+            Some(_) => {}
         }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            integer = false;
-            if self.digit().is_none() {
-                return Err(self.expected(K::InvalidNumber));
-            }
-            let mut full = false;
+        // The integer digits, then (after a `.`) the fraction's: each goes
+        // into the significand until one would overflow it; after that the
+        // integer's are counted into the exponent and the fraction's
+        // dropped (the fraction tries again from its first digit).
+        let mut significand = 0u64;
+        let mut exponent: i32 = 0;
+        let mut fraction = false;
+        let mut full = false;
+        loop {
             while let Some(d) = self.digit() {
                 self.pos += 1;
                 if !full && !overflows(significand, u64::from(d)) {
                     significand = significand * 10 + u64::from(d);
-                    exponent = exponent.wrapping_sub(1);
+                    if fraction {
+                        exponent = exponent.wrapping_sub(1);
+                    }
                 } else {
                     full = true;
+                    if !fraction {
+                        exponent = exponent.wrapping_add(1);
+                    }
                 }
             }
+            if fraction || self.peek() != Some(b'.') {
+                break;
+            }
+            self.pos += 1;
+            if self.digit().is_none() {
+                return Err(self.expected(K::InvalidNumber));
+            }
+            fraction = true;
+            full = false;
         }
+        // An integer literal that fits: no fraction, exponent or overflow.
+        let mut integer = !fraction && !full;
         if matches!(self.peek(), Some(b'e' | b'E')) {
             self.pos += 1;
             integer = false;
