@@ -68,14 +68,29 @@ static HI: [i32; 256] = wide(6);
 /// Second character of a pair, on hosts: value, or -1.
 static LO: [i32; 256] = wide(0);
 
-/// Value of `b`, or -1.
+/// Value of `b`, or -1: by table on hosts; on microcontrollers by
+/// comparisons, in one function, which costs less flash than the 256-byte
+/// [`TABLE`] (a test checks both on every byte).
 #[inline(always)]
 fn value(b: u8) -> i32 {
     if HOST {
         LO.get(usize::from(b)).copied().unwrap_or(-1)
     } else {
-        i32::from(TABLE.get(usize::from(b)).copied().unwrap_or(-1))
+        value_computed(b)
     }
+}
+
+#[inline(never)]
+fn value_computed(b: u8) -> i32 {
+    let v = match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => return -1,
+    };
+    i32::from(v)
 }
 
 /// 12 bits from two characters; negative if either is bad (a -1 stays
@@ -128,7 +143,7 @@ fn decode_quads(src: &[u8], dst: &mut [u8]) -> Result<(), usize> {
         let [_, y @ ..] = x.to_be_bytes();
         let done = src8.len() * 6;
         if let Some(d) = dst.get_mut(done..done + 3) {
-            d.copy_from_slice(&y);
+            crate::json::find::copy(d, &y);
         }
     }
     Ok(())
@@ -148,6 +163,28 @@ fn check_quads(src: &[u8]) -> Result<(), usize> {
         && quad(s) < 0
     {
         return Err(first_invalid(src));
+    }
+    Ok(())
+}
+
+/// Microcontrollers' [`decode_quads`] and [`check_quads`] in one loop, a
+/// quad at a time in 32-bit arithmetic (the 8-character steps' 64-bit
+/// words cost flash there): decodes the whole quads of `src` into `dst` while
+/// they fit and checks the rest; on a bad character, its index. The same
+/// answer and bytes (a test compares them).
+fn quads_compact(src: &[u8], dst: &mut [u8]) -> Result<(), usize> {
+    let (quads, _) = src.as_chunks::<4>();
+    let (slots, _) = dst.as_chunks_mut::<3>();
+    let mut slots = slots.iter_mut();
+    for q in quads {
+        let x = quad(q);
+        if x < 0 {
+            return Err(first_invalid(src));
+        }
+        if let Some(d) = slots.next() {
+            let [_, y @ ..] = x.to_be_bytes();
+            *d = y;
+        }
     }
     Ok(())
 }
@@ -247,10 +284,14 @@ impl<'o> Decoder<'o> {
     /// Decodes (or checks) whole quads starting at character `base`.
     fn quads(&mut self, src: &[u8], base: usize) {
         let room = self.out.len().saturating_sub(self.written) / 3 * 4;
-        let (store, check) = src.split_at(room.min(src.len()));
         let dst = self.out.get_mut(self.written..).unwrap_or_default();
-        let result = decode_quads(store, dst)
-            .and_then(|()| check_quads(check).map_err(|at| at + store.len()));
+        let result = if HOST {
+            let (store, check) = src.split_at(room.min(src.len()));
+            decode_quads(store, dst)
+                .and_then(|()| check_quads(check).map_err(|at| at + store.len()))
+        } else {
+            quads_compact(src, dst)
+        };
         match result {
             Ok(()) => self.written += src.len() / 4 * 3,
             Err(at) => self.error = Some(base + at),
@@ -265,9 +306,11 @@ impl<'o> Decoder<'o> {
         }
         if self.held > 0 {
             // Complete the held quad; it is not the last one if more follows.
-            let (head, rest) = bytes.split_at((4 - self.held).min(bytes.len()));
+            let (head, rest) = bytes
+                .split_at_checked(4 - self.held)
+                .unwrap_or((bytes, &[]));
             if let Some(slot) = self.tail.get_mut(self.held..self.held + head.len()) {
-                slot.copy_from_slice(head);
+                crate::json::find::copy(slot, head);
             }
             self.held += head.len();
             self.read += head.len();
@@ -287,12 +330,14 @@ impl<'o> Decoder<'o> {
             return;
         };
         // Keep the last 1 to 4 characters: they may be the last quad.
-        let (whole, last) = bytes.split_at(bytes.len() - keep);
+        let (whole, last) = bytes
+            .split_at_checked(bytes.len() - keep)
+            .unwrap_or((&[], bytes));
         self.quads(whole, self.read);
         self.read += bytes.len();
         self.held = last.len();
         if let Some(tail) = self.tail.get_mut(..last.len()) {
-            tail.copy_from_slice(last);
+            crate::json::find::copy(tail, last);
         }
     }
 
@@ -362,7 +407,7 @@ impl<'o> Decoder<'o> {
         let bytes = (acc << (32 - morsels * 6)).to_be_bytes();
         let total = self.written + n;
         match (self.out.get_mut(self.written..total), bytes.get(..n)) {
-            (Some(dst), Some(src)) => dst.copy_from_slice(src),
+            (Some(dst), Some(src)) => crate::json::find::copy(dst, src),
             _ => return Err(DecodeError::TooSmall(total)),
         }
         Ok(total)
@@ -407,9 +452,58 @@ pub(crate) fn encode(src: &[u8], dst: &mut [u8]) -> Option<usize> {
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     extern crate std;
+    use std::vec;
     use std::vec::Vec;
 
     use super::*;
+
+    #[test]
+    fn computed_values_agree_with_the_table() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                value_computed(b),
+                i32::from(TABLE[usize::from(b)]),
+                "{b:#04x}"
+            );
+        }
+    }
+
+    /// The microcontrollers' one-loop quads give the hosts' answer (the
+    /// index of the first bad character) and the same bytes, for every room
+    /// in the buffer.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn compact_quads_agree_with_the_host_ones() {
+        const CHARS: &[u8] = b"AQgw/+9z=!*";
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 11) as usize * 4;
+            let mut r = seed;
+            let src: Vec<u8> = (0..len)
+                .map(|_| {
+                    r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    // Mostly alphabet characters.
+                    let k = (r >> 40) as usize % 64;
+                    CHARS[if k < 60 { k % 6 } else { k - 54 }]
+                })
+                .collect();
+            for room in 0..=len / 4 * 3 + 2 {
+                let (mut a, mut b) = (vec![0u8; room], vec![0u8; room]);
+                let chars = room / 3 * 4;
+                let (store, check) = src.split_at(chars.min(src.len()));
+                let host = decode_quads(store, &mut a)
+                    .and_then(|()| check_quads(check).map_err(|at| at + store.len()));
+                let compact = quads_compact(&src, &mut b);
+                assert_eq!(host, compact, "{src:?} room {room}");
+                if host.is_ok() {
+                    assert_eq!(a, b, "{src:?} room {room}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn host_and_microcontroller_tables_agree_on_every_pair() {

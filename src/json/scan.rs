@@ -16,7 +16,7 @@
 //! further [`DEEP_WINDOW`] levels, so the stack stays bounded whatever the
 //! input's depth: 128 bytes for the first pass, and on 64-bit targets an
 //! 8 KiB frame for the deep passes (`[`×10⁶ takes 16 passes), elsewhere
-//! 128 bytes (more passes, same answer).
+//! the first pass's 128 bytes again (more passes, same answer).
 
 use crate::error::{BodyError, BodyErrorKind as K};
 
@@ -35,6 +35,15 @@ pub(crate) const DEEP_WINDOW: usize = 65_536;
 /// Levels per deep pass (values nested deeper than [`WINDOW`]).
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
+
+/// A word of the bit stacks of bracket kinds: pointer-sized, so that on
+/// 32-bit microcontrollers the stacks are cleared by the 4-byte-aligned
+/// `memclr` the firmware has anyway, not a second, 8-byte one (174 B).
+/// On 64-bit hosts it is `u64`, as it always was.
+type Word = usize;
+
+/// Levels (bits) per [`Word`].
+const BITS: usize = Word::BITS as usize;
 
 const LO: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
@@ -153,11 +162,16 @@ impl<'a> Scanner<'a> {
         BodyError::new(kind, self.pos)
     }
 
-    /// Skips whitespace and returns the next byte, not consumed. The check
-    /// for "no whitespace here" is inlined at every call; the loop is not,
-    /// which keeps the decoder small on flash.
+    /// Skips whitespace and returns the next byte, not consumed. On hosts
+    /// the check for "no whitespace here" is inlined at every call and the
+    /// loop is not; on microcontrollers ([`HOST`](super::find::HOST) false)
+    /// every call is a call of the loop, which answers alike: the inline
+    /// check, at some 90 places, cost 2.5 KB of flash.
     #[inline]
     pub(crate) fn ws(&mut self) -> Option<u8> {
+        if !super::find::HOST {
+            return self.ws_run();
+        }
         match self.buf.get(self.pos) {
             Some(b' ' | b'\t' | b'\n' | b'\r') => self.ws_run(),
             other => other.copied(),
@@ -529,9 +543,151 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    /// The number grammar check of ignored values: [`skip_number`](Self::skip_number)
+    /// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false)
+    /// [`number`](Self::number) with its range error dropped, which checks
+    /// the same grammar with the same offsets (a range error comes after
+    /// the grammar is checked, before at most some exponent digits), so
+    /// that one number reader is linked, not two (a test compares them).
+    #[inline]
+    fn number_syntax(&mut self) -> Result<(), BodyError> {
+        if super::find::HOST {
+            return self.skip_number();
+        }
+        self.number_range_dropped()
+    }
+
+    fn number_range_dropped(&mut self) -> Result<(), BodyError> {
+        match self.number() {
+            Err(e) if e.kind() == K::NumberOutOfRange => {
+                self.skip_digits();
+                Ok(())
+            }
+            other => other.map(|_| ()),
+        }
+    }
+
     /// A number with serde_json's classification and range check
-    /// (`parse_integer` and the float path without `float_roundtrip`).
+    /// (`parse_integer` and the float path without `float_roundtrip`). On
+    /// microcontrollers ([`HOST`](super::find::HOST) false) the same answer
+    /// from [`number_compact`](Self::number_compact).
+    #[inline]
     pub(crate) fn number(&mut self) -> Result<Num, BodyError> {
+        if super::find::HOST {
+            self.number_split()
+        } else {
+            self.number_compact()
+        }
+    }
+
+    /// [`number`](Self::number) in one digit loop for the integer and the
+    /// fraction and one for the exponent, instead of serde_json's chain of
+    /// functions, which costs half the flash: the same significand and exponent (digits past the
+    /// significand's `u64` counted into the exponent in the integer part,
+    /// dropped in the fraction), the same errors at the same offsets and
+    /// the same end (a test compares the two on every text of up to five
+    /// pieces).
+    fn number_compact(&mut self) -> Result<Num, BodyError> {
+        let start = self.pos;
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.pos += 1;
+        }
+        match self.digit() {
+            None => return Err(self.expected(K::InvalidNumber)),
+            Some(0) if matches!(self.buf.get(self.pos + 1), Some(b'0'..=b'9')) => {
+                self.pos += 1;
+                return Err(self.err(K::InvalidNumber));
+            }
+            Some(_) => {}
+        }
+        // The integer digits, then (after a `.`) the fraction's: each goes
+        // into the significand until one would overflow it; after that the
+        // integer's are counted into the exponent and the fraction's
+        // dropped (the fraction tries again from its first digit).
+        let mut significand = 0u64;
+        let mut exponent: i32 = 0;
+        let mut fraction = false;
+        let mut full = false;
+        loop {
+            while let Some(d) = self.digit() {
+                self.pos += 1;
+                if !full && !overflows(significand, u64::from(d)) {
+                    significand = significand * 10 + u64::from(d);
+                    if fraction {
+                        exponent = exponent.wrapping_sub(1);
+                    }
+                } else {
+                    full = true;
+                    if !fraction {
+                        exponent = exponent.wrapping_add(1);
+                    }
+                }
+            }
+            if fraction || self.peek() != Some(b'.') {
+                break;
+            }
+            self.pos += 1;
+            if self.digit().is_none() {
+                return Err(self.expected(K::InvalidNumber));
+            }
+            fraction = true;
+            full = false;
+        }
+        // An integer literal that fits: no fraction, exponent or overflow.
+        let mut integer = !fraction && !full;
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            integer = false;
+            let positive_exp = match self.peek() {
+                Some(b'+') => {
+                    self.pos += 1;
+                    true
+                }
+                Some(b'-') => {
+                    self.pos += 1;
+                    false
+                }
+                _ => true,
+            };
+            let Some(first) = self.digit() else {
+                return Err(self.expected(K::InvalidNumber));
+            };
+            self.pos += 1;
+            let mut exp = i32::from(first);
+            while let Some(d) = self.digit() {
+                self.pos += 1;
+                let d = i32::from(d);
+                if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
+                    if significand != 0 && positive_exp {
+                        return Err(BodyError::new(K::NumberOutOfRange, start));
+                    }
+                    self.skip_digits();
+                    return Ok(Num::F64);
+                }
+                exp = exp * 10 + d;
+            }
+            exponent = if positive_exp {
+                exponent.saturating_add(exp)
+            } else {
+                exponent.saturating_sub(exp)
+            };
+        }
+        if integer {
+            if !negative {
+                return Ok(Num::U64(significand));
+            }
+            // As in `number_split`: serde_json's test for `-0` and beyond i64.
+            #[allow(clippy::cast_possible_wrap)]
+            let neg = (significand as i64).wrapping_neg();
+            return Ok(if neg >= 0 { Num::F64 } else { Num::I64(neg) });
+        }
+        f64_from_parts(significand, exponent, start)?;
+        Ok(Num::F64)
+    }
+
+    /// [`number`](Self::number) as serde_json writes it.
+    fn number_split(&mut self) -> Result<Num, BodyError> {
         let start = self.pos;
         let positive = if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -687,7 +843,7 @@ impl<'a> Scanner<'a> {
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
-        let mut stack = [0u64; MAX_DEPTH.div_ceil(64)];
+        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
         self.machine::<true>(&mut stack, 0, open)?;
         Ok(RawJson::new(
             self.buf.get(start..self.pos).unwrap_or_default(),
@@ -697,11 +853,17 @@ impl<'a> Scanner<'a> {
     /// Checks one ignored value's syntax, at any depth.
     pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
         let start = self.pos;
-        let mut stack = [0u64; WINDOW / 64];
+        let mut stack = [0; WINDOW / BITS];
         let deepest = self.machine::<false>(&mut stack, 0, 0)?;
         if deepest > WINDOW {
             let end = self.pos;
-            self.deep_passes(start, deepest)?;
+            if DEEP_WINDOW == WINDOW {
+                // The deep passes' window is the first pass's: its stack
+                // serves them too (no second one below it).
+                self.deep_passes_in(&mut stack, start, deepest)?;
+            } else {
+                self.deep_passes(start, deepest)?;
+            }
             self.pos = end;
         }
         Ok(())
@@ -712,12 +874,25 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     #[cold]
     fn deep_passes(&mut self, start: usize, deepest: usize) -> Result<(), BodyError> {
-        let mut stack = [0u64; DEEP_WINDOW / 64];
+        let mut stack = [0; DEEP_WINDOW / BITS];
+        self.deep_passes_in(&mut stack, start, deepest)
+    }
+
+    /// [`deep_passes`](Self::deep_passes) on `stack`, whose levels
+    /// ([`BITS`] a word) each pass checks.
+    #[inline(never)]
+    #[cold]
+    fn deep_passes_in(
+        &mut self,
+        stack: &mut [Word],
+        start: usize,
+        deepest: usize,
+    ) -> Result<(), BodyError> {
         let mut lo = WINDOW;
         while deepest > lo {
             self.pos = start;
-            self.machine::<false>(&mut stack, lo, 0)?;
-            lo += DEEP_WINDOW;
+            self.machine::<false>(stack, lo, 0)?;
+            lo += stack.len() * BITS;
         }
         Ok(())
     }
@@ -751,21 +926,55 @@ impl<'a> Scanner<'a> {
     /// The value state machine. `FULL` selects full checks with the depth
     /// limit (`open` containers already open); otherwise syntax checks of the
     /// containers at levels `lo+1 ..= lo+window` of this value (`window` is
-    /// 64 per word of `stack`), the others only counted. Returns the deepest
+    /// [`BITS`] per word of `stack`), the others only counted. Returns the deepest
     /// level reached.
+    ///
+    /// On hosts compiled for each strength; on microcontrollers
+    /// ([`HOST`](super::find::HOST) false) once, with the strength a
+    /// run-time flag (the two copies cost 1 KB of flash).
     fn machine<const FULL: bool>(
         &mut self,
-        stack: &mut [u64],
+        stack: &mut [Word],
         lo: usize,
         open: usize,
     ) -> Result<usize, BodyError> {
-        let window = stack.len() * 64;
+        if super::find::HOST {
+            self.machine_in(FULL, stack, lo, open)
+        } else {
+            self.machine_call(FULL, stack, lo, open)
+        }
+    }
+
+    /// [`machine`](Self::machine) with the strength a run-time flag.
+    #[inline(never)]
+    fn machine_call(
+        &mut self,
+        full: bool,
+        stack: &mut [Word],
+        lo: usize,
+        open: usize,
+    ) -> Result<usize, BodyError> {
+        self.machine_in(full, stack, lo, open)
+    }
+
+    #[inline(always)]
+    #[allow(non_snake_case)]
+    fn machine_in(
+        &mut self,
+        FULL: bool,
+        stack: &mut [Word],
+        lo: usize,
+        open: usize,
+    ) -> Result<usize, BodyError> {
+        let window = stack.len() * BITS;
         let mut depth = 0usize;
         let mut deepest = 0usize;
         let mut st = if lo == 0 { St::Value } else { St::Raw };
-        let is_obj = |stack: &[u64], level: usize| {
+        let is_obj = |stack: &[Word], level: usize| {
             let i = level - lo - 1;
-            stack.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+            stack
+                .get(i / BITS)
+                .is_some_and(|w| w >> (i % BITS) & 1 == 1)
         };
         loop {
             match st {
@@ -823,7 +1032,7 @@ impl<'a> Scanner<'a> {
                             if FULL {
                                 self.number()?;
                             } else {
-                                self.skip_number()?;
+                                self.number_syntax()?;
                             }
                         }
                         Some(b't') => self.literal(b"true")?,
@@ -841,7 +1050,7 @@ impl<'a> Scanner<'a> {
                         st = St::AfterValue;
                     }
                     Some(b'"') => {
-                        self.key::<FULL>()?;
+                        self.key(FULL)?;
                         st = St::Value;
                     }
                     _ => return Err(self.expected(K::KeyMustBeString)),
@@ -869,7 +1078,7 @@ impl<'a> Scanner<'a> {
                             self.pos += 1;
                             if obj {
                                 match self.ws() {
-                                    Some(b'"') => self.key::<FULL>()?,
+                                    Some(b'"') => self.key(FULL)?,
                                     Some(b'}') => return Err(self.err(K::TrailingComma)),
                                     _ => return Err(self.expected(K::KeyMustBeString)),
                                 }
@@ -897,8 +1106,13 @@ impl<'a> Scanner<'a> {
     }
 
     /// `pos` is at a key's opening quote: checks the key and the colon.
-    fn key<const FULL: bool>(&mut self) -> Result<(), BodyError> {
-        self.key_text(FULL)?;
+    #[inline]
+    fn key(&mut self, full: bool) -> Result<(), BodyError> {
+        if full {
+            self.key_text(true)?;
+        } else {
+            self.key_text(false)?;
+        }
         self.colon()
     }
 
@@ -914,9 +1128,9 @@ impl<'a> Scanner<'a> {
     }
 }
 
-fn set_bit(stack: &mut [u64], i: usize, on: bool) {
-    if let Some(w) = stack.get_mut(i / 64) {
-        let mask = 1u64 << (i % 64);
+fn set_bit(stack: &mut [Word], i: usize, on: bool) {
+    if let Some(w) = stack.get_mut(i / BITS) {
+        let mask = 1 << (i % BITS);
         if on { *w |= mask } else { *w &= !mask }
     }
 }
@@ -1299,6 +1513,213 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The microcontrollers' number reader gives the hosts' (serde_json's
+    /// chain) answer: class, value, error and offset, and end, on every
+    /// text of up to five pieces, and on pseudo-random long digit runs.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn compact_numbers_agree_with_the_split_reader() {
+        const PIECES: [&[u8]; 20] = [
+            b"-",
+            b"0",
+            b"1",
+            b"5",
+            b"9",
+            b"1844674407370955161",
+            b"18446744073709551615",
+            b"9223372036854775808",
+            b".",
+            b"e",
+            b"E",
+            b"+",
+            b"999",
+            b"e400",
+            b"e2147483647",
+            b"e2147483648",
+            b"x",
+            b"17976931348623157",
+            b"e292",
+            b"e-400",
+        ];
+        let check = |text: &[u8]| {
+            let (mut a, mut b) = (Scanner::new(text), Scanner::new(text));
+            let x = a.number_split();
+            let y = b.number_compact();
+            assert_eq!((x, a.pos), (y, b.pos), "{:?}", std::str::from_utf8(text));
+        };
+        let mut stack = vec![(vec![], 0usize)];
+        while let Some((text, len)) = stack.pop() {
+            if !text.is_empty() && matches!(text[0], b'-' | b'0'..=b'9') {
+                check(&text);
+            }
+            if len < 5 {
+                for piece in PIECES {
+                    stack.push(([&text[..], piece].concat(), len + 1));
+                }
+            }
+        }
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut text = vec![];
+            let mut r = seed;
+            for _ in 0..seed % 48 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                text.push(b"0123456789999999.e-+"[(r >> 59) as usize % 20]);
+            }
+            if text
+                .first()
+                .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
+            {
+                check(&text);
+            }
+        }
+    }
+
+    /// The microcontrollers' grammar check of ignored numbers (the full
+    /// reader, range errors dropped) answers as the hosts' `skip_number`:
+    /// verdict, error offset and end, on every text of up to 6 pieces.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn number_with_the_range_dropped_agrees_with_skip_number() {
+        const PIECES: [&[u8]; 14] = [
+            b"-",
+            b"0",
+            b"1",
+            b"9",
+            b"18446744073709551615",
+            b".",
+            b"e",
+            b"E",
+            b"+",
+            b"-",
+            b"999",
+            b"e400",
+            b"e99999999999",
+            b"x",
+        ];
+        let mut stack = vec![(vec![], 0usize)];
+        let mut n = 0;
+        while let Some((text, len)) = stack.pop() {
+            let (mut a, mut b) = (Scanner::new(&text), Scanner::new(&text));
+            if !text.is_empty() && matches!(text[0], b'-' | b'0'..=b'9') {
+                let x = a.skip_number();
+                let y = b.number_range_dropped();
+                assert_eq!((x, a.pos), (y, b.pos), "{:?}", std::str::from_utf8(&text));
+                n += 1;
+            }
+            if len < 6 {
+                for piece in PIECES {
+                    stack.push(([&text[..], piece].concat(), len + 1));
+                }
+            }
+        }
+        assert!(n > 1_000_000, "{n}");
+    }
+
+    /// The microcontrollers' machine, with the strength a run-time flag,
+    /// answers as the hosts' two compiled strengths do: verdict, error
+    /// offset, end and deepest level, on token soup of every kind.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn machine_with_a_runtime_strength_agrees() {
+        const TOKENS: [&[u8]; 22] = [
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"\"k\":",
+            b",",
+            b"1",
+            b"-0.5e3",
+            b"01",
+            b"1e400",
+            b"\"\\u00e9\"",
+            b"\"\\ud800\"",
+            b"\"\xff\"",
+            b"\"\\q\"",
+            b"true",
+            b"tru",
+            b"null",
+            b" ",
+            b":",
+            b"\"a\"",
+            b"\x01",
+            b"[[[[",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            buf.clear();
+            let mut r = seed;
+            for _ in 0..seed % 24 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                buf.extend_from_slice(TOKENS[(r >> 33) as usize % TOKENS.len()]);
+            }
+            for open in [0, 126] {
+                let mut a = Scanner::new(&buf);
+                let mut b = Scanner::new(&buf);
+                let (mut sa, mut sb) = ([0; 2], [0; 2]);
+                let x = a.machine::<true>(&mut sa, 0, open);
+                let y = b.machine_call(true, &mut sb, 0, open);
+                oks += usize::from(x.is_ok());
+                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full, open {open}");
+            }
+            let mut a = Scanner::new(&buf);
+            let mut b = Scanner::new(&buf);
+            let (mut sa, mut sb) = ([0; 1], [0; 1]);
+            let x = a.machine::<false>(&mut sa, 0, 0);
+            let y = b.machine_call(false, &mut sb, 0, 0);
+            assert_eq!((x, a.pos), (y, b.pos), "{buf:?} syntax");
+        }
+        assert!(oks > 1000, "{oks} accepted");
+    }
+
+    /// The deep passes of 32-bit targets, on the first pass's stack
+    /// (`WINDOW` levels a pass), answer as the hosts' deeper windows do.
+    #[test]
+    fn deep_passes_on_the_first_stack_agree() {
+        let nest = |n: usize| [vec![b'['; n], vec![b']'; n]].concat();
+        let mut inputs = vec![nest(1500), nest(3000), nest(5000)];
+        for at in [1100, 2500, 4000] {
+            let mut bad = nest(5000);
+            bad[10_000 - at] = b'}';
+            inputs.push(bad);
+        }
+        for input in &inputs {
+            let mut host = Scanner::new(input);
+            let want = host.value_syntax().map(|()| host.pos);
+            let mut s = Scanner::new(input);
+            let mut stack = [0; WINDOW / BITS];
+            let got = s.machine::<false>(&mut stack, 0, 0).and_then(|deepest| {
+                let end = s.pos;
+                s.deep_passes_in(&mut stack, 0, deepest)?;
+                Ok(end)
+            });
+            assert_eq!(got, want);
+        }
+    }
+
+    /// The microcontrollers' whitespace skip (the loop alone) answers as
+    /// the hosts' inline check does, and stops at the same place.
+    #[test]
+    fn ws_loop_agrees_with_the_inline_check() {
+        for text in [&b""[..], b"x", b" ", b" \t\r\nx", b"\n", b"  {", b"\x0b1"] {
+            for start in 0..=text.len() {
+                let (mut a, mut b) = (Scanner::new(text), Scanner::new(text));
+                a.pos = start;
+                b.pos = start;
+                assert_eq!((a.ws(), a.pos), (b.ws_run(), b.pos), "{text:?} at {start}");
             }
         }
     }

@@ -7,9 +7,27 @@
 
 use super::str::{JsonStr, RawJson};
 
-/// Skips JSON whitespace (space, tab, line feed, carriage return).
+/// Skips JSON whitespace (space, tab, line feed, carriage return). Inlined
+/// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false) a call
+/// of the same loop, which inlined at every step of the views' walks cost
+/// 0.5 KB of flash.
 #[inline]
-pub(crate) fn ws(mut b: &[u8]) -> &[u8] {
+pub(crate) fn ws(b: &[u8]) -> &[u8] {
+    if super::find::HOST {
+        ws_loop(b)
+    } else {
+        ws_call(b)
+    }
+}
+
+/// [`ws`] as a call.
+#[inline(never)]
+fn ws_call(b: &[u8]) -> &[u8] {
+    ws_loop(b)
+}
+
+#[inline]
+fn ws_loop(mut b: &[u8]) -> &[u8] {
     while let Some((&c, rest)) = b.split_first() {
         if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
             break;
@@ -195,21 +213,56 @@ const HEX: [u8; 256] = {
     t
 };
 
-/// The value of one hex digit.
+/// The value of one hex digit: by [`HEX`] on hosts; on microcontrollers
+/// ([`HOST`](super::find::HOST) false) by comparisons, which cost less
+/// flash than the 256-byte table (a test checks both on every byte).
 #[inline]
 pub(crate) fn hex_digit(d: u8) -> Option<u8> {
+    if super::find::HOST {
+        hex_digit_table(d)
+    } else {
+        hex_digit_computed(d)
+    }
+}
+
+#[inline]
+fn hex_digit_table(d: u8) -> Option<u8> {
     let v = HEX.get(usize::from(d)).copied().unwrap_or(0xFF);
     (v < 16).then_some(v)
 }
 
-/// The value of four hex digits (`\uXXXX`'s), by table and one check.
+#[inline]
+const fn hex_digit_computed(d: u8) -> Option<u8> {
+    match d {
+        b'0'..=b'9' => Some(d - b'0'),
+        b'a'..=b'f' => Some(d - b'a' + 10),
+        b'A'..=b'F' => Some(d - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The value of four hex digits (`\uXXXX`'s), by table and one check
+/// (on microcontrollers, digit by digit: [`hex_digit`]).
 #[inline]
 fn hex4_word(digits: [u8; 4]) -> Option<u16> {
+    if !super::find::HOST {
+        return hex4_by_digits(digits);
+    }
     let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
     if (a | b | c | d) & 0xF0 != 0 {
         return None;
     }
     Some(u16::from(a) << 12 | u16::from(b) << 8 | u16::from(c) << 4 | u16::from(d))
+}
+
+/// [`hex4_word`] digit by digit, as microcontrollers read it.
+#[inline]
+fn hex4_by_digits(digits: [u8; 4]) -> Option<u16> {
+    let mut n = 0u16;
+    for d in digits {
+        n = n << 4 | u16::from(hex_digit_computed(d)?);
+    }
+    Some(n)
 }
 
 /// `b` is inside an array, after `[` or after an element: returns the next
@@ -256,7 +309,8 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
             };
             let after = rest.get(4..).unwrap_or_default();
             if (0xD800..0xDC00).contains(&hi)
-                && let Some(lo) = after.strip_prefix(b"\\u").and_then(hex4)
+                && let Some((b"\\u", low)) = after.split_at_checked(2)
+                && let Some(lo) = hex4(low)
                 && (0xDC00..0xE000).contains(&lo)
             {
                 let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
@@ -412,6 +466,31 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_digits_by_comparison_agree_with_the_table() {
+        for d in 0..=255u8 {
+            assert_eq!(hex_digit_computed(d), hex_digit_table(d), "{d:#04x}");
+        }
+        let bytes = b"09afAFgG/:@`\x00\xff7cE";
+        for &a in bytes {
+            for &b in bytes {
+                for &c in bytes {
+                    for &d in bytes {
+                        let w = [a, b, c, d];
+                        assert_eq!(hex4_by_digits(w), hex4_word(w), "{w:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ws_call_agrees_with_the_loop() {
+        for b in [&b""[..], b"x", b" \t\r\n{", b"\x0b", b"   "] {
+            assert_eq!(ws_call(b), ws_loop(b));
+        }
+    }
 
     /// The byte-at-a-time search of microcontrollers finds what the word
     /// search of hosts finds, on every input (validated or not).

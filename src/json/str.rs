@@ -120,7 +120,7 @@ impl<'a> JsonStr<'a> {
             }
         } else {
             buf.get_mut(..self.raw.len()).map(|dst| {
-                dst.copy_from_slice(self.raw);
+                super::find::copy(dst, self.raw);
                 self.raw.len()
             })
         };
@@ -150,7 +150,7 @@ impl<'a> JsonStr<'a> {
             };
             let end = at + bytes.len();
             match buf.get_mut(at..end) {
-                Some(dst) => dst.copy_from_slice(bytes),
+                Some(dst) => super::find::copy(dst, bytes),
                 None => {
                     return Err(CapacityError {
                         needed: self.unescaped_len(),
@@ -203,19 +203,37 @@ impl<'a> JsonStr<'a> {
 }
 
 impl PartialEq<str> for JsonStr<'_> {
-    /// Compares without unescaping. Inline, so that a comparison with a
-    /// literal (a field name) compiles to a length check and a few loads.
+    /// Compares without unescaping. Inline on hosts, so that a comparison
+    /// with a literal (a field name) compiles to a length check and a few
+    /// loads; on microcontrollers ([`HOST`](super::find::HOST) false) a call
+    /// of the same comparison, which inlined at some 30 places cost 0.8 KB of
+    /// flash.
     #[inline]
     fn eq(&self, other: &str) -> bool {
+        if super::find::HOST {
+            self.eq_inline(other)
+        } else {
+            self.eq_call(other)
+        }
+    }
+}
+
+impl JsonStr<'_> {
+    #[inline]
+    fn eq_inline(&self, other: &str) -> bool {
         if self.escaped {
             self.eq_escaped(other)
         } else {
             self.raw == other.as_bytes()
         }
     }
-}
 
-impl JsonStr<'_> {
+    /// `==` as a call.
+    #[inline(never)]
+    fn eq_call(&self, other: &str) -> bool {
+        self.eq_inline(other)
+    }
+
     /// `==` for text with escapes, fragment by fragment.
     fn eq_escaped(&self, other: &str) -> bool {
         let mut rest = other.as_bytes();
@@ -225,9 +243,10 @@ impl JsonStr<'_> {
                 Fragment::Str(s) => s.as_bytes(),
                 Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
             };
-            match rest.strip_prefix(bytes) {
-                Some(r) => rest = r,
-                None => return false,
+            // `get`, not `strip_prefix`: no panic path left at opt-level z.
+            match rest.split_at_checked(bytes.len()) {
+                Some((head, r)) if head == bytes => rest = r,
+                _ => return false,
             }
         }
         rest.is_empty()
@@ -316,7 +335,7 @@ impl<'a> Iterator for Fragments<'a> {
         let (&first, tail) = self.rest.split_first()?;
         if first != b'\\' {
             let run = super::find::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
-            let (text, rest) = self.rest.split_at(run);
+            let (text, rest) = self.rest.split_at_checked(run).unwrap_or((self.rest, &[]));
             self.rest = rest;
             // Validated UTF-8; runs end before a backslash, which is ASCII.
             return Some(Fragment::Str(
@@ -399,7 +418,14 @@ impl<'a> RawJson<'a> {
     #[must_use]
     pub fn members(&self) -> Members<'a> {
         let rest = match self.raw.split_first() {
-            Some((b'{', rest)) => rest,
+            // Microcontrollers' walk starts at the brace (see `Members`).
+            Some((b'{', rest)) => {
+                if super::find::HOST {
+                    rest
+                } else {
+                    self.raw
+                }
+            }
             _ => &[],
         };
         Members { rest }
@@ -454,11 +480,34 @@ pub struct Members<'a> {
 impl<'a> Iterator for Members<'a> {
     type Item = (JsonStr<'a>, RawJson<'a>);
 
+    /// On hosts with the walker over validated text; on microcontrollers
+    /// with the scanner, as `Content`s are read there.
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value, rest) = skip::next_member(self.rest)?;
+        let (key, value, rest) = if super::find::HOST {
+            skip::next_member(self.rest)?
+        } else {
+            scan_member(self.rest)?
+        };
         self.rest = rest;
         Some((key, value))
     }
+}
+
+/// Microcontrollers' [`skip::next_member`], by the scanner: `b` is an
+/// object from its `{` (before the first member) or the bytes after a
+/// member; the member, and the bytes after it.
+fn scan_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
+    let mut s = crate::json::scan::Scanner::new(b);
+    let mut members = if b.first() == Some(&b'{') {
+        crate::view::Members::open(&mut s)
+    } else {
+        crate::view::Members::after_member()
+    };
+    let (key, _) = members.next(&mut s).ok()??;
+    // Every `RawJson` was checked as a `Value` (`value_full`), so each
+    // member's value passes that check again, within the depth limit.
+    let value = s.value_full(0).ok()?;
+    Some((key, value, b.get(s.pos..)?))
 }
 
 #[cfg(test)]
@@ -467,6 +516,61 @@ mod tests {
     extern crate std;
     use super::*;
     use std::vec::Vec;
+
+    /// The microcontrollers' member walk (the scanner over validated text)
+    /// gives the members the hosts' walker gives, and ends where it ends.
+    #[test]
+    fn members_by_the_scanner_equal_the_walkers() {
+        let objects: [&[u8]; 6] = [
+            b"{}",
+            b"{ }",
+            br#"{"a":1}"#,
+            br#"{ "a" : [ 1 , { "b" : null } ] , "\u0063" : "x\"y" , "d" : -0.5e-3 , "a" : true }"#,
+            br#"{"k":{"k":{"k":{}}},"e":"","f":false,"n":null}"#,
+            b"{\"a\":[[[[\"deep\"]]]],\"b\":\"caf\xc3\xa9\"}",
+        ];
+        // The deepest member a `Value` may hold: 126 levels below the object.
+        let deepest = [&b"{\"d\":"[..], &[b'['; 126], &[b']'; 126], b",\"e\":0}"].concat();
+        for object in objects.into_iter().chain([&deepest[..]]) {
+            crate::json::scan::Scanner::new(object)
+                .value_full(0)
+                .unwrap();
+            let (mut a, mut b) = (&object[1..], object);
+            loop {
+                let x = skip::next_member(a);
+                let y = scan_member(b);
+                assert_eq!(
+                    x.map(|(k, v, _)| (k, v)),
+                    y.map(|(k, v, _)| (k, v)),
+                    "{:?}",
+                    std::str::from_utf8(object)
+                );
+                match (x, y) {
+                    (Some((_, _, ra)), Some((_, _, rb))) => {
+                        assert_eq!(ra, rb);
+                        (a, b) = (ra, rb);
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+
+    /// `==` as the microcontrollers' call answers as the hosts' inline one.
+    #[test]
+    fn eq_call_agrees_with_inline() {
+        let strs = [
+            JsonStr::new(b"uri", false),
+            JsonStr::new(br"\u0075ri", true),
+            JsonStr::new(br"ur\n", true),
+            JsonStr::new(b"", false),
+        ];
+        for s in strs {
+            for other in ["uri", "ur\n", "", "urix", "ur"] {
+                assert_eq!(s.eq_call(other), s.eq_inline(other), "{s:?} {other}");
+            }
+        }
+    }
 
     #[test]
     fn plain_text_is_borrowed() {

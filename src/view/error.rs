@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::{TOP, walk_struct};
+use super::{Fields, TOP};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::str::{JsonStr, RawJson};
@@ -25,14 +25,14 @@ impl<'a> ErrorView<'a> {
         let mut code = None;
         let mut message = None;
         let mut data = None;
-        walk_struct(&mut s, FIELDS, |s, i| {
+        let mut fields = Fields::open(&mut s)?;
+        while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
                 0 => code = Some(s.i32_field()?),
                 1 => message = Some(s.req_string()?),
                 _ => data = s.opt_value(TOP)?,
             }
-            Ok(())
-        })?;
+        }
         let (Some(code), Some(message)) = (code, message) else {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };

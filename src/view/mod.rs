@@ -13,82 +13,174 @@ use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
 
-/// Walks the top-level struct of a body: an object, or serde's positional
-/// array form with exactly `fields.len()` elements. Calls `field(scanner, i)`
-/// with `pos` at the value of field `i` (which it must consume); skips unknown
-/// members after a syntax check; rejects duplicate known fields. The
-/// outermost container counts as one open level for the values inside it.
-pub(crate) fn walk_struct<'a, const N: usize>(
-    s: &mut Scanner<'a>,
-    fields: [&str; N],
-    mut field: impl FnMut(&mut Scanner<'a>, usize) -> Result<(), BodyError>,
-) -> Result<(), BodyError> {
-    match s.ws() {
-        Some(b'{') => {
-            let mut seen = 0u32;
-            object(s, |s, key, key_at| {
-                match fields.iter().position(|name| key == *name) {
-                    Some(i) => {
-                        if seen & (1 << i) != 0 {
-                            return Err(BodyError::new(K::DuplicateField, key_at));
-                        }
-                        seen |= 1 << i;
-                        field(s, i)
-                    }
-                    None => s.value_syntax(),
-                }
-            })
+/// A walk over the top-level struct of a body: an object, or serde's
+/// positional array form with exactly `fields.len()` elements.
+/// [`next`](Self::next) stops at the value of each known field, which the
+/// caller must consume; it skips unknown members after a syntax check and
+/// rejects duplicate known fields. The outermost container counts as one
+/// open level for the values inside it.
+///
+/// A cursor rather than a walker with a callback: each view's decode is one
+/// loop over `next`, so on microcontrollers `next` is compiled once (a
+/// callback, even behind `dyn`, stacked one more frame on every field).
+pub(crate) struct Fields {
+    /// The positional array form.
+    array: bool,
+    /// Array form: the elements handed out; object: a bit per known field
+    /// seen.
+    n: u32,
+    members: Members,
+}
+
+impl Fields {
+    /// `pos` is before the struct (whitespace allowed): opens it.
+    pub(crate) fn open(s: &mut Scanner<'_>) -> Result<Self, BodyError> {
+        let array = match s.ws() {
+            Some(b'{') => false,
+            Some(b'[') => true,
+            None => return Err(s.err(K::Eof)),
+            Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                return Err(s.err(K::InvalidType));
+            }
+            Some(_) => return Err(s.err(K::ExpectedValue)),
+        };
+        s.pos += 1;
+        Ok(Self {
+            array,
+            n: 0,
+            members: Members { first: true },
+        })
+    }
+
+    /// The index in `fields` of the next field, with `pos` at its value, or
+    /// `None` after the struct's closing bracket. Inlined on hosts; on
+    /// microcontrollers ([`HOST`](crate::json::find::HOST) false) a call.
+    #[inline(always)]
+    pub(crate) fn next(
+        &mut self,
+        s: &mut Scanner<'_>,
+        fields: &[&str],
+    ) -> Result<Option<usize>, BodyError> {
+        if crate::json::find::HOST {
+            self.next_in(s, fields)
+        } else {
+            self.next_call(s, fields)
         }
-        Some(b'[') => {
-            s.pos += 1;
-            for i in 0..N {
-                match s.ws() {
-                    Some(b']') if i == 0 => return Err(s.err(K::InvalidLength)),
-                    _ if i == 0 => {}
-                    Some(b',') => {
+    }
+
+    #[inline(never)]
+    fn next_call(
+        &mut self,
+        s: &mut Scanner<'_>,
+        fields: &[&str],
+    ) -> Result<Option<usize>, BodyError> {
+        self.next_in(s, fields)
+    }
+
+    #[inline(always)]
+    fn next_in(
+        &mut self,
+        s: &mut Scanner<'_>,
+        fields: &[&str],
+    ) -> Result<Option<usize>, BodyError> {
+        if self.array {
+            let i = self.n as usize;
+            if i == fields.len() {
+                return match s.ws() {
+                    Some(b']') => {
                         s.pos += 1;
-                        if s.ws() == Some(b']') {
-                            return Err(s.err(K::TrailingComma));
-                        }
+                        Ok(None)
                     }
-                    Some(b']') => return Err(s.err(K::InvalidLength)),
-                    Some(_) => return Err(s.err(K::ExpectedCommaOrEndOfArray)),
-                    None => return Err(s.err(K::Eof)),
-                }
-                s.ws();
-                field(s, i)?;
+                    None => Err(s.err(K::Eof)),
+                    Some(_) => Err(s.err(K::TrailingCharacters)),
+                };
             }
             match s.ws() {
-                Some(b']') => {
+                Some(b']') if i == 0 => return Err(s.err(K::InvalidLength)),
+                _ if i == 0 => {}
+                Some(b',') => {
                     s.pos += 1;
-                    Ok(())
+                    if s.ws() == Some(b']') {
+                        return Err(s.err(K::TrailingComma));
+                    }
                 }
-                None => Err(s.err(K::Eof)),
-                Some(_) => Err(s.err(K::TrailingCharacters)),
+                Some(b']') => return Err(s.err(K::InvalidLength)),
+                Some(_) => return Err(s.err(K::ExpectedCommaOrEndOfArray)),
+                None => return Err(s.err(K::Eof)),
+            }
+            s.ws();
+            self.n += 1;
+            return Ok(Some(i));
+        }
+        while let Some((key, key_at)) = self.members.next(s)? {
+            match fields.iter().position(|name| key == *name) {
+                Some(i) => {
+                    if self.n & (1 << i) != 0 {
+                        return Err(BodyError::new(K::DuplicateField, key_at));
+                    }
+                    self.n |= 1 << i;
+                    return Ok(Some(i));
+                }
+                None => s.value_syntax()?,
             }
         }
-        None => Err(s.err(K::Eof)),
-        Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => Err(s.err(K::InvalidType)),
-        Some(_) => Err(s.err(K::ExpectedValue)),
+        Ok(None)
     }
 }
 
-/// Walks an object's members; `pos` is at its `{`. For each member, checks
-/// the key fully, consumes the colon and calls `member(scanner, key,
-/// key_offset)` with `pos` at the value, which it must consume.
-pub(crate) fn object<'a>(
-    s: &mut Scanner<'a>,
-    mut member: impl FnMut(&mut Scanner<'a>, JsonStr<'a>, usize) -> Result<(), BodyError>,
-) -> Result<(), BodyError> {
-    s.pos += 1;
-    let mut first = true;
-    loop {
+/// A walk over an object's members. For each member,
+/// [`next`](Self::next) checks the key fully, consumes the colon and stops
+/// with `pos` at the value, which the caller must consume.
+pub(crate) struct Members {
+    first: bool,
+}
+
+impl Members {
+    /// `pos` is at the object's `{`: consumes it.
+    pub(crate) const fn open(s: &mut Scanner<'_>) -> Self {
+        s.pos += 1;
+        Self { first: true }
+    }
+
+    /// Goes on after a member (the next byte is a `,` or the `}`, after
+    /// whitespace).
+    pub(crate) const fn after_member() -> Self {
+        Self { first: false }
+    }
+
+    /// The next member's key and the key's offset, or `None` after the
+    /// closing brace. Inlined on hosts, a call on microcontrollers.
+    #[inline(always)]
+    pub(crate) fn next<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+        if crate::json::find::HOST {
+            self.next_in(s)
+        } else {
+            self.next_call(s)
+        }
+    }
+
+    #[inline(never)]
+    fn next_call<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+        self.next_in(s)
+    }
+
+    #[inline(always)]
+    fn next_in<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
         match s.ws() {
             Some(b'}') => {
                 s.pos += 1;
-                return Ok(());
+                return Ok(None);
             }
-            Some(b',') if !first => {
+            Some(b',') if !self.first => {
                 s.pos += 1;
                 match s.ws() {
                     Some(b'"') => {}
@@ -96,17 +188,17 @@ pub(crate) fn object<'a>(
                     _ => return Err(s.expected(K::KeyMustBeString)),
                 }
             }
-            Some(b'"') if first => {}
-            Some(_) if first => return Err(s.err(K::KeyMustBeString)),
+            Some(b'"') if self.first => {}
+            Some(_) if self.first => return Err(s.err(K::KeyMustBeString)),
             Some(_) => return Err(s.err(K::ExpectedCommaOrEndOfObject)),
             None => return Err(s.err(K::Eof)),
         }
-        first = false;
+        self.first = false;
         let key_at = s.pos;
         let key = s.key_text(true)?;
         s.colon()?;
         s.ws();
-        member(s, key, key_at)?;
+        Ok(Some((key, key_at)))
     }
 }
 

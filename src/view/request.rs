@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::{TOP, walk_struct};
+use super::{Fields, TOP};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
@@ -46,15 +46,15 @@ impl<'a> RequestView<'a> {
         let mut meta = None;
         let mut input_responses = None;
         let mut request_state = None;
-        walk_struct(&mut s, FIELDS, |s, i| {
+        let mut fields = Fields::open(&mut s)?;
+        while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
                 0 => meta = s.opt_object(TOP)?,
                 1 => uri = Some(s.req_string()?),
                 2 => input_responses = s.opt_object(TOP)?,
                 _ => request_state = s.opt_string()?,
             }
-            Ok(())
-        })?;
+        }
         let Some(uri) = uri else {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };

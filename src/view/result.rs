@@ -4,7 +4,7 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use super::{TOP, object, walk_struct};
+use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::skip;
@@ -72,7 +72,8 @@ impl<'a> ResultView<'a> {
         let mut result_type = None;
         let mut ttl_ms = None;
         let mut cache_scope = None;
-        walk_struct(&mut s, FIELDS, |s, i| {
+        let mut fields = Fields::open(&mut s)?;
+        while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
                 0 => result_type = s.opt_string()?,
                 1 => ttl_ms = s.ttl_field()?,
@@ -80,8 +81,7 @@ impl<'a> ResultView<'a> {
                 3 => contents = Some(s.contents_field(items)?),
                 _ => meta = s.opt_object(TOP)?,
             }
-            Ok(())
-        })?;
+        }
         let Some((contents, len)) = contents else {
             return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
         };
@@ -191,8 +191,13 @@ impl<'a> Scanner<'a> {
         let value = self.value_full(TOP)?;
         match value.as_bytes().split_first() {
             Some((b'"', tail)) => {
-                let (text, escaped, _) = skip::string(tail);
-                let name = JsonStr::new(text, escaped);
+                let name = if crate::json::find::HOST {
+                    let (text, escaped, _) = skip::string(tail);
+                    JsonStr::new(text, escaped)
+                } else {
+                    // The scanner, as in `Content::read`.
+                    Scanner::new(value.as_bytes()).string(false)?
+                };
                 if name.is_empty() {
                     return Ok(None);
                 }
@@ -263,18 +268,18 @@ impl<'a> Scanner<'a> {
             return Err(self.err(K::InvalidContentItem));
         }
         let mut item = ItemShape::default();
-        object(self, |s, key, _| {
-            let first = s.peek();
+        let mut members = Members::open(self);
+        while let Some((key, _)) = members.next(self)? {
+            let first = self.peek();
             if first == Some(b'"') {
                 // A string value: checked as `value_full` checks it.
-                items.string(s, key)?;
+                items.string(self, key)?;
             } else {
-                let value = s.value_full(ITEM)?;
+                let value = self.value_full(ITEM)?;
                 items.other(key, value);
             }
             item.note(ItemKey::of(key), first);
-            Ok(())
-        })?;
+        }
         if items.item_end(&item) {
             Ok(())
         } else {
@@ -288,37 +293,22 @@ impl<'a> Scanner<'a> {
 
 /// What a content item's keys looked like, for serde's untagged choice: the
 /// one place of that rule, for the whole-buffer decoder and the streaming
-/// machine alike.
+/// machine alike. Two bits a key ([`ItemKey`] order): whether it was not
+/// seen, seen once with a value of the right type, seen once with another,
+/// or seen more than once.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct ItemShape {
-    uri: Seen,
-    mime_type: Seen,
-    text: Seen,
-    blob: Seen,
-    meta: Seen,
+    seen: u16,
 }
 
-/// How often a key appeared and whether its (last) value had the right type.
-#[derive(Debug, Default, Clone, Copy)]
-struct Seen {
-    count: u8,
-    ok: bool,
-}
-
-impl Seen {
-    fn note(&mut self, ok: bool) {
-        self.count = self.count.saturating_add(1);
-        self.ok = ok;
-    }
-
-    const fn once_ok(self) -> bool {
-        self.count == 1 && self.ok
-    }
-
-    const fn at_most_once_ok(self) -> bool {
-        self.count == 0 || self.once_ok()
-    }
-}
+/// A key not seen.
+const NONE: u16 = 0;
+/// A key seen once, its value of the right type.
+const ONCE_OK: u16 = 1;
+/// A key seen once, its value of another type.
+const ONCE_BAD: u16 = 2;
+/// A key seen more than once.
+const MORE: u16 = 3;
 
 /// The content item keys serde's untagged choice looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,17 +343,7 @@ impl ItemKey {
 impl ItemShape {
     /// No member seen yet.
     pub(crate) const fn new() -> Self {
-        const NONE: Seen = Seen {
-            count: 0,
-            ok: false,
-        };
-        Self {
-            uri: NONE,
-            mime_type: NONE,
-            text: NONE,
-            blob: NONE,
-            meta: NONE,
-        }
+        Self { seen: NONE }
     }
 
     fn note(&mut self, key: Option<ItemKey>, first: Option<u8>) {
@@ -374,27 +354,48 @@ impl ItemShape {
 
     /// A member `key` whose value starts with the byte `first`.
     pub(crate) fn note_value(&mut self, key: ItemKey, first: Option<u8>) {
-        let string = first == Some(b'"');
-        let null = first == Some(b'n');
-        match key {
-            ItemKey::Uri => self.uri.note(string),
-            ItemKey::MimeType => self.mime_type.note(string || null),
-            ItemKey::Text => self.text.note(string),
-            ItemKey::Blob => self.blob.note(string),
-            ItemKey::Meta => self.meta.note(null || first == Some(b'{')),
-        }
+        // The value's kind, one bit each: a string, `null`, an object.
+        let kind: u32 = match first {
+            Some(b'"') => 1,
+            Some(b'n') => 2,
+            Some(b'{') => 4,
+            _ => 0,
+        };
+        // The kinds each key takes, four bits a key in `ItemKey` order:
+        // `uri`, `text`, `blob` a string; `mimeType` also `null`; `_meta`
+        // `null` or an object.
+        const TAKES: u32 = 1 | 3 << 4 | 1 << 8 | 1 << 12 | 6 << 16;
+        let ok = TAKES >> (4 * key as u32) & kind != 0;
+        let shift = 2 * key as u32;
+        // The states only grow, and `MORE` has both bits: an OR moves on.
+        let state = if self.seen >> shift & 3 == NONE {
+            ONCE_BAD - u16::from(ok)
+        } else {
+            MORE
+        };
+        self.seen |= state << shift;
     }
 
-    const fn common(&self) -> bool {
-        self.uri.once_ok() && self.mime_type.at_most_once_ok() && self.meta.at_most_once_ok()
+    /// Whether `uri` and `body` (`text` or `blob`) were seen once with a
+    /// string, and `mimeType` and `_meta` at most once with the right type.
+    const fn has(&self, body: ItemKey) -> bool {
+        const fn at(key: ItemKey, state: u16) -> u16 {
+            state << (2 * key as u32)
+        }
+        // At most once, right type: the high bit clear.
+        let mask = at(ItemKey::Uri, 3)
+            | at(body, 3)
+            | at(ItemKey::MimeType, ONCE_BAD)
+            | at(ItemKey::Meta, ONCE_BAD);
+        self.seen & mask == at(ItemKey::Uri, ONCE_OK) | at(body, ONCE_OK)
     }
 
     pub(crate) const fn is_text(&self) -> bool {
-        self.common() && self.text.once_ok()
+        self.has(ItemKey::Text)
     }
 
     pub(crate) const fn is_blob(&self) -> bool {
-        self.common() && self.blob.once_ok()
+        self.has(ItemKey::Blob)
     }
 }
 
@@ -462,9 +463,12 @@ pub(crate) struct Spans {
 }
 
 /// How many long strings a [`ResultView`] remembers: eight on hosts (a
-/// result with up to eight text or blob items walks none twice), four on
-/// microcontrollers, where each costs 8 bytes of the view on the stack.
-const SPANS: usize = if crate::json::find::HOST { 8 } else { 4 };
+/// result with up to eight text or blob items walks none twice), none on
+/// microcontrollers, where the bookkeeping cost 0.3 KB of flash and each
+/// span 8 bytes of the view on the stack, to save a walk over text a
+/// firmware's short frames hardly have (a test checks that reading the
+/// items without spans gives the same items).
+const SPANS: usize = if crate::json::find::HOST { 8 } else { 0 };
 
 /// Strings shorter than this are walked again: cheaper than a lookup miss.
 const LONG: usize = 64;
@@ -576,8 +580,18 @@ pub struct Content<'a> {
 
 impl<'a> Content<'a> {
     /// Reads a validated item, which `json` starts with, in one pass over
-    /// its members; returns it and the bytes after it.
+    /// its members; returns it and the bytes after it. On hosts with the
+    /// walker over validated text ([`skip`]); on microcontrollers
+    /// ([`HOST`](crate::json::find::HOST) false) with the scanner, whose
+    /// checks cannot fail on text it validated: one grammar's code instead of
+    /// two (a test checks both read the same items).
+    #[inline]
     fn read(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
+        Self::read_in::<{ crate::json::find::HOST }>(json, spans)
+    }
+
+    #[inline]
+    fn read_in<const SKIP: bool>(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
         let empty = JsonStr::new(&[], false);
         let mut uri = empty;
         let mut mime_type = None;
@@ -585,27 +599,7 @@ impl<'a> Content<'a> {
         let mut text = None;
         let mut texts = 0u8;
         let mut blob = empty;
-        let mut rest = json.strip_prefix(b"{")?;
-        while let Some((key, at_value)) = skip::next_key(rest) {
-            // A string value is read once, for its end and its escapes.
-            let (value, string) = match at_value.split_first() {
-                Some((b'"', tail)) => {
-                    let (t, escaped, next) = match spans.find(tail.len()) {
-                        Some((len, escaped)) if tail.len() > len => {
-                            let (t, next) = tail.split_at(len);
-                            (t, escaped, next.get(1..).unwrap_or_default())
-                        }
-                        _ => skip::string(tail),
-                    };
-                    rest = next;
-                    (&b""[..], Some(JsonStr::new(t, escaped)))
-                }
-                _ => {
-                    let (value, next) = skip::value(at_value);
-                    rest = next;
-                    (value, None)
-                }
-            };
+        let mut member = |key: JsonStr<'a>, value: &'a [u8], string: Option<JsonStr<'a>>| {
             if key == "uri" {
                 uri = string.unwrap_or(empty);
             } else if key == "mimeType" {
@@ -618,8 +612,48 @@ impl<'a> Content<'a> {
             } else if key == "_meta" && string.is_none() && value != b"null" {
                 meta = Some(RawJson::new(value));
             }
-        }
-        let after = skip::ws(rest).strip_prefix(b"}")?;
+        };
+        let after = if SKIP {
+            let mut rest = json.strip_prefix(b"{")?;
+            while let Some((key, at_value)) = skip::next_key(rest) {
+                // A string value is read once, for its end and its escapes.
+                let (value, string) = match at_value.split_first() {
+                    Some((b'"', tail)) => {
+                        let (t, escaped, next) = match spans.find(tail.len()) {
+                            Some((len, escaped)) if tail.len() > len => {
+                                let (t, next) = tail.split_at(len);
+                                (t, escaped, next.get(1..).unwrap_or_default())
+                            }
+                            _ => skip::string(tail),
+                        };
+                        rest = next;
+                        (&b""[..], Some(JsonStr::new(t, escaped)))
+                    }
+                    _ => {
+                        let (value, next) = skip::value(at_value);
+                        rest = next;
+                        (value, None)
+                    }
+                };
+                member(key, value, string);
+            }
+            skip::ws(rest).strip_prefix(b"}")?
+        } else {
+            let mut s = Scanner::new(json);
+            if s.peek() != Some(b'{') {
+                return None;
+            }
+            let mut members = Members::open(&mut s);
+            while let Some((key, _)) = members.next(&mut s).ok()? {
+                let (value, string) = if s.peek() == Some(b'"') {
+                    (&b""[..], Some(s.string(false).ok()?))
+                } else {
+                    (s.value_full(ITEM).ok()?.as_bytes(), None)
+                };
+                member(key, value, string);
+            }
+            json.get(s.pos..)?
+        };
         let body = match text {
             Some(t) if texts == 1 => Body::Text(t),
             _ => Body::Blob(blob),
@@ -708,5 +742,134 @@ impl fmt::Display for ResultView<'_> {
             self.len,
             self.json.len()
         )
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+
+    /// The two-bit item shape decides as serde's untagged rule, written out
+    /// with a count and a type check per key (the shape's former form), on
+    /// every sequence of up to four members over every key and value kind.
+    #[test]
+    fn item_shape_follows_the_counting_rule() {
+        const KEYS: [ItemKey; 5] = [
+            ItemKey::Uri,
+            ItemKey::MimeType,
+            ItemKey::Text,
+            ItemKey::Blob,
+            ItemKey::Meta,
+        ];
+        const FIRSTS: [Option<u8>; 6] = [
+            Some(b'"'),
+            Some(b'n'),
+            Some(b'{'),
+            Some(b'['),
+            Some(b'1'),
+            None,
+        ];
+        let mut stack = vec![vec![]];
+        while let Some(members) = stack.pop() {
+            let mut shape = ItemShape::new();
+            let mut count = [0u32; 5];
+            let mut ok = [false; 5];
+            for &(k, first) in &members {
+                shape.note_value(KEYS[k], first);
+                let string = first == Some(b'"');
+                let null = first == Some(b'n');
+                count[k] += 1;
+                ok[k] = match KEYS[k] {
+                    ItemKey::Uri | ItemKey::Text | ItemKey::Blob => string,
+                    ItemKey::MimeType => string || null,
+                    ItemKey::Meta => null || first == Some(b'{'),
+                };
+            }
+            let once = |k: usize| count[k] == 1 && ok[k];
+            let common = once(0) && (count[1] == 0 || once(1)) && (count[4] == 0 || once(4));
+            assert_eq!(shape.is_text(), common && once(2), "{members:?}");
+            assert_eq!(shape.is_blob(), common && once(3), "{members:?}");
+            if members.len() < 4 {
+                for k in 0..5 {
+                    for first in FIRSTS {
+                        let mut next = members.clone();
+                        next.push((k, first));
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every result vector, and a result with escapes, long strings,
+    /// repeated keys and nested `_meta`s.
+    fn results() -> Vec<Vec<u8>> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+        let mut out: Vec<Vec<u8>> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .starts_with("result_")
+            })
+            .map(|p| std::fs::read(p).unwrap()[1..].to_vec())
+            .collect();
+        out.push(
+            br#" { "contents" : [ { "_meta" : { "a" : [ 1 , { "b" : null } ] } , "uri" : "x\u00e9" , "text" : "t\n" , "x" : -1.5e3 } , {"uri":"b","text":"1","text":"2","blob":"AA==","mimeType":null,"_meta":null} ] }"#
+                .to_vec(),
+        );
+        out
+    }
+
+    /// The microcontrollers' item reader (the scanner over validated text)
+    /// reads the items the hosts' reader (the walker) reads, with the same
+    /// text after each.
+    #[test]
+    fn items_read_by_the_scanner_equal_the_walkers() {
+        let mut n = 0;
+        for json in results() {
+            let view = ResultView::decode(&json).unwrap();
+            let mut rest = skip::ws(view.contents.get(1..).unwrap());
+            for _ in 0..view.len {
+                if let Some((b',', r)) = rest.split_first() {
+                    rest = skip::ws(r);
+                }
+                let walker = Content::read_in::<true>(rest, &Spans::default()).unwrap();
+                let scanner = Content::read_in::<false>(rest, &Spans::default()).unwrap();
+                assert!(walker == scanner, "{:?}", std::str::from_utf8(rest));
+                rest = skip::ws(walker.1);
+                n += 1;
+            }
+        }
+        assert!(n > 10, "{n} items");
+    }
+
+    /// The items read without spans (microcontrollers) equal the items read
+    /// with them (hosts), long strings and escapes included.
+    #[test]
+    fn items_without_spans_are_the_same_items() {
+        let long = "x".repeat(100);
+        let escaped = std::format!("{long}\\n\\u00e9");
+        let json = std::format!(
+            r#"{{"contents":[{{"uri":"a","text":"{long}"}},{{"blob":"{long}","uri":"{escaped}","_meta":{{"k":"{long}"}}}},{{"uri":"b","mimeType":"{escaped}","text":"{escaped}","blob":"{long}"}},{{"uri":"c","text":"x"}}]}}"#
+        );
+        let view = ResultView::decode(json.as_bytes()).unwrap();
+        assert_eq!(view.spans.n, 6);
+        let with: Vec<_> = view.contents().collect();
+        let without: Vec<_> = Contents {
+            spans: Spans::default(),
+            ..view.contents()
+        }
+        .collect();
+        assert_eq!(with.len(), 4);
+        assert!(with == without);
     }
 }
