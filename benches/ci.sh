@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 cargo bench --no-run --locked
 cargo bench --bench decode --locked -- --test >/dev/null   # smoke: every decoder runs once, no timing
 if command -v valgrind >/dev/null; then
-    timeout 300 ./ic.sh   # ~40 s unloaded (valgrind, three tables); headroom for a loaded machine
+    timeout 300 ./ic.sh   # ~40 s unloaded (valgrind, four tables); headroom for a loaded machine
 else
     echo "ci.sh: valgrind missing, instruction counts skipped" >&2
 fi

@@ -114,25 +114,42 @@ echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _
 # its allocations, copies and frees without reading a byte of JSON (the
 # reference's value of each frame, made before the measured call, cloned and
 # dropped: ic_floor, ic_<set>_floor). A decoder that validates at Frame::decode's
-# cost and builds at the floor's would reach ref/(decode + floor): the best
-# ratio this validator allows on the rmcp path.
-frow() { # <input> <floor fn> [<calls> <decodes per call>]
-    local d=${DECODE_IR[$1]} o=${RMCP_IR[$1]} r=${REF_IR[$1]} f
-    f=$(ir "$2" "$1" "${3:-$N}" "${4:-1}")
-    awk -v i="$1" -v d="$d" -v f="$f" -v o="$o" -v r="$r" \
-        'BEGIN { printf "| %-7s | %7d | %6d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, d, f, o, r, r / f, r / (d + f), r / o }'
+# cost and builds at the floor's would reach ref/(decode + floor). This crate's
+# rmcp path must also unescape the strings it keeps and check each once for
+# UTF-8 (safe code makes a String no other way): those two parts are measured
+# inside its own run (callgrind_annotate, inclusive Ir of skip::unescape and
+# core::str::from_utf8), and ref/(decode + floor + unescape + UTF-8) is the
+# bound of this design.
+parts() { # <function> <input> <calls> <decodes per call>: "unescape utf8" Ir per decode
+    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" "$3" 2>/dev/null
+    callgrind_annotate --inclusive=yes "$out/cg" 2>/dev/null | awk -v n="$(($3 * $4))" '
+        { gsub(",", "", $1) }
+        /skip\.rs:diverge_frame::json::skip::unescape \[/ { u += $1 }
+        /converts\.rs:core::str::converts::from_utf8 \[/ { f += $1 }
+        END { printf "%d %d\n", u / n + 0.5, f / n + 0.5 }'
+}
+
+frow() { # <input> <floor fn> <rmcp fn> [<calls> <decodes per call>]
+    local d=${DECODE_IR[$1]} o=${RMCP_IR[$1]} r=${REF_IR[$1]} f u8
+    f=$(ir "$2" "$1" "${4:-$N}" "${5:-1}")
+    u8=$(parts "$3" "$1" "${4:-$N}" "${5:-1}")
+    awk -v i="$1" -v d="$d" -v f="$f" -v u="${u8% *}" -v t="${u8#* }" -v o="$o" -v r="$r" \
+        'BEGIN { printf "| %-7s | %7d | %6d | %8d | %6d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× | %4.2f× |\n", i, d, f, u, t, o, r, r / f, r / (d + f), r / (d + f + u + t), r / o }'
 }
 
 echo
-echo "| input   |  decode |  floor | to rmcp | reference | ref/floor | ref/(decode+floor) | ref/(to rmcp) |"
-echo "| ---     |     --- |    --- |     --- |       --- |    --- |    --- |    --- |"
-for input in small medium error request; do
-    frow "$input" ic_floor
-done
+echo "| input   |  decode |  floor | unescape |  UTF-8 | to rmcp | reference | ref/floor | ref/(decode+floor) | ref/(decode+floor+unescape+UTF-8) | ref/(to rmcp) |"
+echo "| ---     |     --- |    --- |      --- |    --- |     --- |       --- |    --- |    --- |    --- |    --- |"
+frow small ic_floor ic_ours_rmcp
+frow medium ic_floor ic_ours_rmcp
+frow error ic_floor ic_ours_rmcp
+frow request ic_floor ic_ours_rmcp_request
 for set in varied sdk; do
-    frow "$set" "ic_${set}_floor" "$SET_CALLS" "$SET_FRAMES"
+    frow "$set" "ic_${set}_floor" "ic_${set}_rmcp" "$SET_CALLS" "$SET_FRAMES"
 done
 echo
 echo "The floor, Ir per frame: the reference's value cloned and dropped (allocations, copies, frees; no"
-echo "JSON read). ref/floor bounds every decoder into the rmcp types; ref/(decode+floor) bounds one that"
-echo "validates at Frame::decode's cost; ref/(to rmcp) is where diverge_frame::rmcp stands."
+echo "JSON read). unescape and UTF-8: the rmcp path's own unescaping (skip::unescape) and UTF-8 checks"
+echo "(core::str::from_utf8), inclusive Ir inside its run. ref/floor bounds every decoder into the rmcp"
+echo "types; ref/(decode+floor) one that validates at Frame::decode's cost; the next column this design"
+echo "(validate, then unescape and check each kept string once); ref/(to rmcp) is where it stands."
