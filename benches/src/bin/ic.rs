@@ -173,8 +173,18 @@ fn main() {
     if func.ends_with("floor") {
         let values = match input.as_str() {
             "request" => Values::Request(comp::reference_request_value(&bytes)),
-            "varied" => Values::Frames(inputs::varied().iter().map(|f| comp::reference_frame(f)).collect()),
-            "sdk" => Values::Frames(inputs::sdk().iter().map(|f| comp::reference_frame(f)).collect()),
+            "varied" => Values::Frames(
+                inputs::varied()
+                    .iter()
+                    .map(|f| comp::reference_frame(f))
+                    .collect(),
+            ),
+            "sdk" => Values::Frames(
+                inputs::sdk()
+                    .iter()
+                    .map(|f| comp::reference_frame(f))
+                    .collect(),
+            ),
             _ => Values::Frames(vec![comp::reference_frame(&bytes)]),
         };
         VALUES.set(values).ok();
