@@ -188,10 +188,40 @@ pub(crate) fn next_key(b: &[u8]) -> Option<(JsonStr<'_>, &[u8])> {
     Some((JsonStr::new(key, escaped), ws(rest)))
 }
 
-/// The four hex digits at the start of `b`.
+/// The four hex digits at the start of `b`. On microcontrollers
+/// ([`HOST`](super::find::HOST) false) by [`hex_prefix`], the scanner's
+/// reader of the same digits, so one copy of that loop is linked.
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
+    if !super::find::HOST {
+        return hex4_prefixed(b);
+    }
     hex4_word(*b.first_chunk::<4>()?)
+}
+
+/// [`hex4`] on microcontrollers.
+#[inline]
+fn hex4_prefixed(b: &[u8]) -> Option<u16> {
+    let (n, k) = hex_prefix(b);
+    (k == 4).then_some(n)
+}
+
+/// The value of the hex digits that start `b`, at most four, and how many
+/// there are: the first four are all hex digits when the count is 4, and
+/// otherwise the count is the index of the first that is not (or `b`'s
+/// length). Microcontrollers read every `\uXXXX` with it, in the scanner
+/// and in [`decode_escape`].
+pub(crate) fn hex_prefix(b: &[u8]) -> (u16, usize) {
+    let mut n = 0u16;
+    let mut k = 0;
+    for &d in b.iter().take(4) {
+        let Some(v) = hex_digit_computed(d) else {
+            break;
+        };
+        n = n << 4 | u16::from(v);
+        k += 1;
+    }
+    (n, k)
 }
 
 /// Hex digit values by byte, 0xFF for bytes that are no hex digit.
@@ -479,6 +509,11 @@ mod tests {
                     for &d in bytes {
                         let w = [a, b, c, d];
                         assert_eq!(hex4_by_digits(w), hex4_word(w), "{w:?}");
+                        let x = [a, b, c, d, a];
+                        for len in 0..=5 {
+                            let host = x[..len].first_chunk::<4>().and_then(|&w| hex4_word(w));
+                            assert_eq!(hex4_prefixed(&x[..len]), host, "{:?}", &x[..len]);
+                        }
                     }
                 }
             }
