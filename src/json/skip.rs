@@ -325,14 +325,6 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
         return ('\u{fffd}', b);
     };
     let c = match e {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
         b'u' => {
             let Some(hi) = hex4(rest) else {
                 return ('\u{fffd}', rest);
@@ -351,9 +343,43 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
             }
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
-        _ => '\u{fffd}',
+        _ if super::find::HOST => simple_escape_match(e),
+        _ => simple_escape_search(e),
     };
     (c, rest)
+}
+
+/// The character of the one-character escape `\e` (U+FFFD for a byte
+/// that is no such escape), by a `match` (hosts).
+#[inline]
+const fn simple_escape_match(e: u8) -> char {
+    match e {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => '\u{fffd}',
+    }
+}
+
+/// The one-character escapes: each escape letter and the byte it stands for.
+const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
+
+/// [`simple_escape_match`] on microcontrollers: a search of [`ESCAPES`],
+/// smaller than the `match`'s compare chain and jump table (a test checks
+/// both on every byte).
+#[inline]
+fn simple_escape_search(e: u8) -> char {
+    ESCAPES
+        .as_chunks::<2>()
+        .0
+        .iter()
+        .find(|p| p[0] == e)
+        .map_or('\u{fffd}', |p| char::from(p[1]))
 }
 
 /// The byte a one-character escape (`\\n`, `\\"`, …) stands for, by the
@@ -517,6 +543,13 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn simple_escapes_by_search_agree_with_the_match() {
+        for e in 0..=255u8 {
+            assert_eq!(simple_escape_search(e), simple_escape_match(e), "{e:#04x}");
         }
     }
 
