@@ -369,6 +369,12 @@ const fn simple_escape_match(e: u8) -> char {
 /// The one-character escapes: each escape letter and the byte it stands for.
 const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
 
+/// Whether `\e` is a one-character escape, by [`ESCAPES`]: the
+/// microcontrollers' scanner asks it (hosts match the bytes inline).
+pub(crate) fn is_simple_escape(e: u8) -> bool {
+    simple_escape_search(e) != '\u{fffd}'
+}
+
 /// [`simple_escape_match`] on microcontrollers: a search of [`ESCAPES`],
 /// smaller than the `match`'s compare chain and jump table (a test checks
 /// both on every byte).
@@ -550,6 +556,8 @@ mod tests {
     fn simple_escapes_by_search_agree_with_the_match() {
         for e in 0..=255u8 {
             assert_eq!(simple_escape_search(e), simple_escape_match(e), "{e:#04x}");
+            let scanner_host = matches!(e, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't');
+            assert_eq!(is_simple_escape(e), scanner_host, "{e:#04x}");
         }
     }
 
