@@ -1192,8 +1192,7 @@ pub(crate) fn f64_from_parts(
         ..=308 => false,
         309 => usize::try_from(exponent - 289)
             .ok()
-            .and_then(|i| OVERFLOW_AT.get(i))
-            .is_none_or(|&at| significand >= at),
+            .is_none_or(|k| past_max(significand, k)),
         _ => true,
     };
     if out_of_range {
@@ -1202,6 +1201,66 @@ pub(crate) fn f64_from_parts(
         Ok(())
     }
 }
+
+/// Whether `significand × 10^(289 + k)` is out of range, for a significand
+/// of `20 - k` digits: `significand ≥ OVERFLOW_AT[k]`; on microcontrollers
+/// ([`HOST`](super::find::HOST) false) by [`past_max_scaled`], without the
+/// 160-byte table (a test checks both give the same answer).
+#[inline]
+fn past_max(significand: u64, k: usize) -> bool {
+    if super::find::HOST {
+        OVERFLOW_AT.get(k).is_none_or(|&at| significand >= at)
+    } else {
+        past_max_scaled(significand, k)
+    }
+}
+
+/// [`past_max`] on microcontrollers: the first three bounds from a table;
+/// past them `significand × 10^k ≥` [`OVERFLOW_SCALED`], multiplied while it
+/// stays below the bound (so it cannot overflow).
+#[inline]
+fn past_max_scaled(significand: u64, k: usize) -> bool {
+    if let Some(&at) = OVERFLOW_AT_FIRST.get(k) {
+        return significand >= at;
+    }
+    let mut v = significand;
+    for _ in 0..k {
+        if v >= OVERFLOW_SCALED.div_ceil(10) {
+            return true;
+        }
+        v *= 10;
+    }
+    v >= OVERFLOW_SCALED
+}
+
+/// `OVERFLOW_AT[..3]`.
+const OVERFLOW_AT_FIRST: [u64; 3] = [OVERFLOW_AT[0], OVERFLOW_AT[1], OVERFLOW_AT[2]];
+
+/// One bound `X` for `OVERFLOW_AT[k]`, `k` in 3..20, scaled: `n ≥
+/// OVERFLOW_AT[k]` exactly when `n × 10^k ≥ X`, which holds for every `n`
+/// when `(OVERFLOW_AT[k] - 1) × 10^k < X ≤ OVERFLOW_AT[k] × 10^k`. The least
+/// such `X`, computed at compile time; the build fails if one `k`'s range
+/// misses it (`k` 0 to 2 do, so they keep their bounds).
+// Evaluated at compile time: an index out of bounds or an overflow fails the build.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+const OVERFLOW_SCALED: u64 = {
+    let mut x = 0u128;
+    let mut k = 3;
+    while k < 20 {
+        let low = (OVERFLOW_AT[k] as u128 - 1) * 10u128.pow(k as u32) + 1;
+        if low > x {
+            x = low;
+        }
+        k += 1;
+    }
+    let mut k = 3;
+    while k < 20 {
+        assert!(x <= OVERFLOW_AT[k] as u128 * 10u128.pow(k as u32));
+        k += 1;
+    }
+    assert!(x <= u64::MAX as u128);
+    x as u64
+};
 
 /// The number of decimal digits of `n` (at least 1), by comparisons only:
 /// `ilog10` on a `u64` divides, which on 32-bit microcontrollers pulls in
@@ -1325,6 +1384,17 @@ mod tests {
     }
 
     fn agree(significand: u64, exponent: i32) {
+        if let Ok(k) = usize::try_from(i64::from(exponent) - 289)
+            && k < 20
+            && i64::from(exponent) + digits(significand) == 309
+        {
+            let host = OVERFLOW_AT[k] <= significand;
+            assert_eq!(
+                past_max_scaled(significand, k),
+                host,
+                "{significand}e{exponent}"
+            );
+        }
         assert_eq!(
             f64_from_parts(significand, exponent, 0).is_ok(),
             f64_from_parts_float(significand, exponent),
