@@ -332,11 +332,16 @@ impl<'o> Decoder<'o> {
             if self.held == 4 {
                 self.held = 0;
                 if self.error.is_none() {
-                    let q = self.tail;
-                    let x = quad(&q);
-                    if x < 0 {
-                        self.error = Some(self.read - 4 + first_invalid(&q));
-                    } else {
+                    let mut x = 0u32;
+                    for (i, &c) in self.tail.iter().enumerate() {
+                        let v = value(c);
+                        if v < 0 {
+                            self.error = Some(self.read - 4 + i);
+                            break;
+                        }
+                        x = x << 6 | v.unsigned_abs();
+                    }
+                    if self.error.is_none() {
                         let [_, y @ ..] = x.to_be_bytes();
                         if let Some(d) = self.out.get_mut(self.written..self.written + 3) {
                             crate::json::find::copy(d, &y);
