@@ -1184,16 +1184,10 @@ pub(crate) fn f64_from_parts(
     exponent: i32,
     start: usize,
 ) -> Result<(), BodyError> {
-    if significand == 0 || exponent < 0 {
-        return Ok(());
-    }
-    let magnitude = i64::from(exponent) + digits(significand);
-    let out_of_range = match magnitude {
-        ..=308 => false,
-        309 => usize::try_from(exponent - 289)
-            .ok()
-            .is_none_or(|k| past_max(significand, k)),
-        _ => true,
+    let out_of_range = if super::find::HOST {
+        out_of_range_by_digits(significand, exponent)
+    } else {
+        out_of_range_scaled(significand, exponent)
     };
     if out_of_range {
         Err(BodyError::new(K::NumberOutOfRange, start))
@@ -1202,24 +1196,41 @@ pub(crate) fn f64_from_parts(
     }
 }
 
-/// Whether `significand × 10^(289 + k)` is out of range, for a significand
-/// of `20 - k` digits: `significand ≥ OVERFLOW_AT[k]`; on microcontrollers
-/// ([`HOST`](super::find::HOST) false) by [`past_max_scaled`], without the
-/// 160-byte table (a test checks both give the same answer).
+/// [`f64_from_parts`]'s question on hosts: by the magnitude, and for
+/// `d + e = 309` by [`OVERFLOW_AT`].
 #[inline]
-fn past_max(significand: u64, k: usize) -> bool {
-    if super::find::HOST {
-        OVERFLOW_AT.get(k).is_none_or(|&at| significand >= at)
-    } else {
-        past_max_scaled(significand, k)
+fn out_of_range_by_digits(significand: u64, exponent: i32) -> bool {
+    if significand == 0 || exponent < 0 {
+        return false;
+    }
+    match i64::from(exponent) + digits(significand) {
+        ..=308 => false,
+        309 => usize::try_from(exponent - 289)
+            .ok()
+            .and_then(|k| OVERFLOW_AT.get(k))
+            .is_none_or(|&at| significand >= at),
+        _ => true,
     }
 }
 
-/// [`past_max`] on microcontrollers: the first three bounds from a table;
-/// past them `significand × 10^k ≥` [`OVERFLOW_SCALED`], multiplied while it
-/// stays below the bound (so it cannot overflow).
+/// [`out_of_range_by_digits`] on microcontrollers ([`HOST`](super::find::HOST)
+/// false), without the 160-byte table and without counting digits (a test
+/// checks both against the float oracle). A significand has at most 20
+/// digits, so below `e = 289` the magnitude is at most 308: in range. For
+/// `e = 289 + k`, `k` 0 to 2, the answer is `significand ≥ OVERFLOW_AT[k]`
+/// whatever the digit count (fewer digits stay below that bound, more
+/// reach past it). From `k = 3` on, `significand × 10^k ≥`
+/// [`OVERFLOW_SCALED`] answers for every magnitude: below 309 the product is
+/// under `10^19`, above it at least `10^20`; it is multiplied while it stays
+/// below the bound (so it cannot overflow, and stops within 20 steps).
 #[inline]
-fn past_max_scaled(significand: u64, k: usize) -> bool {
+fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
+    let Ok(k) = usize::try_from(i64::from(exponent) - 289) else {
+        return false;
+    };
+    if significand == 0 {
+        return false;
+    }
     if let Some(&at) = OVERFLOW_AT_FIRST.get(k) {
         return significand >= at;
     }
@@ -1384,17 +1395,11 @@ mod tests {
     }
 
     fn agree(significand: u64, exponent: i32) {
-        if let Ok(k) = usize::try_from(i64::from(exponent) - 289)
-            && k < 20
-            && i64::from(exponent) + digits(significand) == 309
-        {
-            let host = OVERFLOW_AT[k] <= significand;
-            assert_eq!(
-                past_max_scaled(significand, k),
-                host,
-                "{significand}e{exponent}"
-            );
-        }
+        assert_eq!(
+            !out_of_range_scaled(significand, exponent),
+            f64_from_parts_float(significand, exponent),
+            "{significand}e{exponent} (microcontrollers)"
+        );
         assert_eq!(
             f64_from_parts(significand, exponent, 0).is_ok(),
             f64_from_parts_float(significand, exponent),
