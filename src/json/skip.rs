@@ -263,10 +263,10 @@ fn hex_digit_table(d: u8) -> Option<u8> {
 
 #[inline]
 const fn hex_digit_computed(d: u8) -> Option<u8> {
-    match d {
-        b'0'..=b'9' => Some(d - b'0'),
-        b'a'..=b'f' => Some(d - b'a' + 10),
-        b'A'..=b'F' => Some(d - b'A' + 10),
+    // `| 0x20` maps `A`..=`F` onto `a`..=`f` and no other byte into them.
+    match (d, d | 0x20) {
+        (b'0'..=b'9', _) => Some(d - b'0'),
+        (_, l @ b'a'..=b'f') => Some(l - b'a' + 10),
         _ => None,
     }
 }
