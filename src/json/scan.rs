@@ -120,6 +120,31 @@ pub(crate) fn utf8_error(text: &[u8], start: usize) -> Result<(), BodyError> {
     }
 }
 
+/// The value of the four hex digits `digits` found at `at`, or the error
+/// at the first that is none (hosts).
+#[inline]
+fn hex4_digits(digits: &[u8], at: usize) -> Result<u16, BodyError> {
+    let mut n = 0u16;
+    for (i, &d) in digits.iter().enumerate() {
+        let Some(v) = super::skip::hex_digit(d) else {
+            return Err(BodyError::new(K::InvalidEscape, at + i));
+        };
+        n = (n << 4) | u16::from(v);
+    }
+    Ok(n)
+}
+
+/// [`hex4_digits`] on microcontrollers: by
+/// [`hex_prefix`](super::skip::hex_prefix), which the unescaping reader
+/// shares, so one copy of the loop is linked (a test checks both agree).
+#[inline]
+fn hex4_shared(digits: &[u8], at: usize) -> Result<u16, BodyError> {
+    match super::skip::hex_prefix(digits) {
+        (n, 4) => Ok(n),
+        (_, i) => Err(BodyError::new(K::InvalidEscape, at + i)),
+    }
+}
+
 /// A number as serde_json's `parse_integer` classifies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Num {
@@ -213,14 +238,11 @@ impl<'a> Scanner<'a> {
         let Some(digits) = self.buf.get(at..at + 4) else {
             return Err(BodyError::new(K::Eof, self.buf.len()));
         };
-        let mut n = 0u16;
-        for (i, &d) in digits.iter().enumerate() {
-            let Some(v) = super::skip::hex_digit(d) else {
-                return Err(BodyError::new(K::InvalidEscape, at + i));
-            };
-            n = (n << 4) | u16::from(v);
+        if super::find::HOST {
+            hex4_digits(digits, at)
+        } else {
+            hex4_shared(digits, at)
         }
-        Ok(n)
     }
 
     /// `at` is just after a backslash; returns the position after the escape.
@@ -228,7 +250,10 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
         match self.buf.get(at) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 1),
+            Some(&e) if !super::find::HOST && super::skip::is_simple_escape(e) => Ok(at + 1),
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') if super::find::HOST => {
+                Ok(at + 1)
+            }
             _ => self.other_escape(at, full),
         }
     }
@@ -1159,17 +1184,10 @@ pub(crate) fn f64_from_parts(
     exponent: i32,
     start: usize,
 ) -> Result<(), BodyError> {
-    if significand == 0 || exponent < 0 {
-        return Ok(());
-    }
-    let magnitude = i64::from(exponent) + digits(significand);
-    let out_of_range = match magnitude {
-        ..=308 => false,
-        309 => usize::try_from(exponent - 289)
-            .ok()
-            .and_then(|i| OVERFLOW_AT.get(i))
-            .is_none_or(|&at| significand >= at),
-        _ => true,
+    let out_of_range = if super::find::HOST {
+        out_of_range_by_digits(significand, exponent)
+    } else {
+        out_of_range_scaled(significand, exponent)
     };
     if out_of_range {
         Err(BodyError::new(K::NumberOutOfRange, start))
@@ -1177,6 +1195,83 @@ pub(crate) fn f64_from_parts(
         Ok(())
     }
 }
+
+/// [`f64_from_parts`]'s question on hosts: by the magnitude, and for
+/// `d + e = 309` by [`OVERFLOW_AT`].
+#[inline]
+fn out_of_range_by_digits(significand: u64, exponent: i32) -> bool {
+    if significand == 0 || exponent < 0 {
+        return false;
+    }
+    match i64::from(exponent) + digits(significand) {
+        ..=308 => false,
+        309 => usize::try_from(exponent - 289)
+            .ok()
+            .and_then(|k| OVERFLOW_AT.get(k))
+            .is_none_or(|&at| significand >= at),
+        _ => true,
+    }
+}
+
+/// [`out_of_range_by_digits`] on microcontrollers ([`HOST`](super::find::HOST)
+/// false), without the 160-byte table and without counting digits (a test
+/// checks both against the float oracle). A significand has at most 20
+/// digits, so below `e = 289` the magnitude is at most 308: in range. For
+/// `e = 289 + k`, `k` 0 to 2, the answer is `significand ≥ OVERFLOW_AT[k]`
+/// whatever the digit count (fewer digits stay below that bound, more
+/// reach past it). From `k = 3` on, `significand × 10^k ≥`
+/// [`OVERFLOW_SCALED`] answers for every magnitude: below 309 the product is
+/// under `10^19`, above it at least `10^20`; it is multiplied while it stays
+/// below the bound (so it cannot overflow, and stops within 20 steps).
+#[inline]
+fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
+    let Ok(k) = usize::try_from(i64::from(exponent) - 289) else {
+        return false;
+    };
+    if significand == 0 {
+        return false;
+    }
+    if let Some(&at) = OVERFLOW_AT_FIRST.get(k) {
+        return significand >= at;
+    }
+    let mut v = significand;
+    for _ in 0..k {
+        if v >= OVERFLOW_SCALED.div_ceil(10) {
+            return true;
+        }
+        v *= 10;
+    }
+    v >= OVERFLOW_SCALED
+}
+
+/// `OVERFLOW_AT[..3]`.
+const OVERFLOW_AT_FIRST: [u64; 3] = [OVERFLOW_AT[0], OVERFLOW_AT[1], OVERFLOW_AT[2]];
+
+/// One bound `X` for `OVERFLOW_AT[k]`, `k` in 3..20, scaled: `n ≥
+/// OVERFLOW_AT[k]` exactly when `n × 10^k ≥ X`, which holds for every `n`
+/// when `(OVERFLOW_AT[k] - 1) × 10^k < X ≤ OVERFLOW_AT[k] × 10^k`. The least
+/// such `X`, computed at compile time; the build fails if one `k`'s range
+/// misses it (`k` 0 to 2 do, so they keep their bounds).
+// Evaluated at compile time: an index out of bounds or an overflow fails the build.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+const OVERFLOW_SCALED: u64 = {
+    let mut x = 0u128;
+    let mut k = 3;
+    while k < 20 {
+        let low = (OVERFLOW_AT[k] as u128 - 1) * 10u128.pow(k as u32) + 1;
+        if low > x {
+            x = low;
+        }
+        k += 1;
+    }
+    let mut k = 3;
+    while k < 20 {
+        assert!(x <= OVERFLOW_AT[k] as u128 * 10u128.pow(k as u32));
+        k += 1;
+    }
+    assert!(x <= u64::MAX as u128);
+    x as u64
+};
 
 /// The number of decimal digits of `n` (at least 1), by comparisons only:
 /// `ilog10` on a `u64` divides, which on 32-bit microcontrollers pulls in
@@ -1247,6 +1342,23 @@ mod tests {
         Ok(n)
     }
 
+    /// The microcontrollers' `\uXXXX` digits (by the shared prefix reader)
+    /// give the value or error, at the same offset, that the hosts' do.
+    #[test]
+    fn shared_hex_digits_agree_with_the_loop() {
+        let bytes = b"09afAFgG/:@`\x00\xff7cE";
+        for &a in bytes {
+            for &b in bytes {
+                for &c in bytes {
+                    for &d in bytes {
+                        let w = [a, b, c, d];
+                        assert_eq!(hex4_shared(&w, 9), hex4_digits(&w, 9), "{w:?}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn numbers_are_classified_like_serde_json() {
         assert_eq!(num("0"), Ok(Num::U64(0)));
@@ -1283,6 +1395,11 @@ mod tests {
     }
 
     fn agree(significand: u64, exponent: i32) {
+        assert_eq!(
+            !out_of_range_scaled(significand, exponent),
+            f64_from_parts_float(significand, exponent),
+            "{significand}e{exponent} (microcontrollers)"
+        );
         assert_eq!(
             f64_from_parts(significand, exponent, 0).is_ok(),
             f64_from_parts_float(significand, exponent),

@@ -188,10 +188,40 @@ pub(crate) fn next_key(b: &[u8]) -> Option<(JsonStr<'_>, &[u8])> {
     Some((JsonStr::new(key, escaped), ws(rest)))
 }
 
-/// The four hex digits at the start of `b`.
+/// The four hex digits at the start of `b`. On microcontrollers
+/// ([`HOST`](super::find::HOST) false) by [`hex_prefix`], the scanner's
+/// reader of the same digits, so one copy of that loop is linked.
 #[inline]
 fn hex4(b: &[u8]) -> Option<u16> {
+    if !super::find::HOST {
+        return hex4_prefixed(b);
+    }
     hex4_word(*b.first_chunk::<4>()?)
+}
+
+/// [`hex4`] on microcontrollers.
+#[inline]
+fn hex4_prefixed(b: &[u8]) -> Option<u16> {
+    let (n, k) = hex_prefix(b);
+    (k == 4).then_some(n)
+}
+
+/// The value of the hex digits that start `b`, at most four, and how many
+/// there are: the first four are all hex digits when the count is 4, and
+/// otherwise the count is the index of the first that is not (or `b`'s
+/// length). Microcontrollers read every `\uXXXX` with it, in the scanner
+/// and in [`decode_escape`].
+pub(crate) fn hex_prefix(b: &[u8]) -> (u16, usize) {
+    let mut n = 0u16;
+    let mut k = 0;
+    for &d in b.iter().take(4) {
+        let Some(v) = hex_digit_computed(d) else {
+            break;
+        };
+        n = n << 4 | u16::from(v);
+        k += 1;
+    }
+    (n, k)
 }
 
 /// Hex digit values by byte, 0xFF for bytes that are no hex digit.
@@ -233,10 +263,10 @@ fn hex_digit_table(d: u8) -> Option<u8> {
 
 #[inline]
 const fn hex_digit_computed(d: u8) -> Option<u8> {
-    match d {
-        b'0'..=b'9' => Some(d - b'0'),
-        b'a'..=b'f' => Some(d - b'a' + 10),
-        b'A'..=b'F' => Some(d - b'A' + 10),
+    // `| 0x20` maps `A`..=`F` onto `a`..=`f` and no other byte into them.
+    match (d, d | 0x20) {
+        (b'0'..=b'9', _) => Some(d - b'0'),
+        (_, l @ b'a'..=b'f') => Some(l - b'a' + 10),
         _ => None,
     }
 }
@@ -295,14 +325,6 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
         return ('\u{fffd}', b);
     };
     let c = match e {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
         b'u' => {
             let Some(hi) = hex4(rest) else {
                 return ('\u{fffd}', rest);
@@ -321,9 +343,49 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
             }
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
-        _ => '\u{fffd}',
+        _ if super::find::HOST => simple_escape_match(e),
+        _ => simple_escape_search(e),
     };
     (c, rest)
+}
+
+/// The character of the one-character escape `\e` (U+FFFD for a byte
+/// that is no such escape), by a `match` (hosts).
+#[inline]
+const fn simple_escape_match(e: u8) -> char {
+    match e {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => '\u{fffd}',
+    }
+}
+
+/// The one-character escapes: each escape letter and the byte it stands for.
+const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
+
+/// Whether `\e` is a one-character escape, by [`ESCAPES`]: the
+/// microcontrollers' scanner asks it (hosts match the bytes inline).
+pub(crate) fn is_simple_escape(e: u8) -> bool {
+    simple_escape_search(e) != '\u{fffd}'
+}
+
+/// [`simple_escape_match`] on microcontrollers: a search of [`ESCAPES`],
+/// smaller than the `match`'s compare chain and jump table (a test checks
+/// both on every byte).
+#[inline]
+fn simple_escape_search(e: u8) -> char {
+    ESCAPES
+        .as_chunks::<2>()
+        .0
+        .iter()
+        .find(|p| p[0] == e)
+        .map_or('\u{fffd}', |p| char::from(p[1]))
 }
 
 /// The byte a one-character escape (`\\n`, `\\"`, …) stands for, by the
@@ -479,9 +541,23 @@ mod tests {
                     for &d in bytes {
                         let w = [a, b, c, d];
                         assert_eq!(hex4_by_digits(w), hex4_word(w), "{w:?}");
+                        let x = [a, b, c, d, a];
+                        for len in 0..=5 {
+                            let host = x[..len].first_chunk::<4>().and_then(|&w| hex4_word(w));
+                            assert_eq!(hex4_prefixed(&x[..len]), host, "{:?}", &x[..len]);
+                        }
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn simple_escapes_by_search_agree_with_the_match() {
+        for e in 0..=255u8 {
+            assert_eq!(simple_escape_search(e), simple_escape_match(e), "{e:#04x}");
+            let scanner_host = matches!(e, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't');
+            assert_eq!(is_simple_escape(e), scanner_host, "{e:#04x}");
         }
     }
 

@@ -578,6 +578,38 @@ pub struct Content<'a> {
     meta: Option<RawJson<'a>>,
 }
 
+/// The members [`Content::read`] keeps, as it meets them.
+struct Found<'a> {
+    uri: JsonStr<'a>,
+    mime_type: Option<JsonStr<'a>>,
+    meta: Option<RawJson<'a>>,
+    text: Option<JsonStr<'a>>,
+    texts: u8,
+    blob: JsonStr<'a>,
+}
+
+impl<'a> Found<'a> {
+    /// Notes a member: its key, its value's text (for `_meta`) and, for a
+    /// string value, the string. Inlined: as a closure it was a call at
+    /// opt-level `z` (80 B more flash there).
+    #[inline(always)]
+    fn member(&mut self, key: JsonStr<'a>, value: &'a [u8], string: Option<JsonStr<'a>>) {
+        let empty = JsonStr::new(&[], false);
+        if key == "uri" {
+            self.uri = string.unwrap_or(empty);
+        } else if key == "mimeType" {
+            self.mime_type = string;
+        } else if key == "text" {
+            self.texts = self.texts.saturating_add(1);
+            self.text = string;
+        } else if key == "blob" {
+            self.blob = string.unwrap_or(empty);
+        } else if key == "_meta" && string.is_none() && value != b"null" {
+            self.meta = Some(RawJson::new(value));
+        }
+    }
+}
+
 impl<'a> Content<'a> {
     /// Reads a validated item, which `json` starts with, in one pass over
     /// its members; returns it and the bytes after it. On hosts with the
@@ -593,25 +625,13 @@ impl<'a> Content<'a> {
     #[inline]
     fn read_in<const SKIP: bool>(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
         let empty = JsonStr::new(&[], false);
-        let mut uri = empty;
-        let mut mime_type = None;
-        let mut meta = None;
-        let mut text = None;
-        let mut texts = 0u8;
-        let mut blob = empty;
-        let mut member = |key: JsonStr<'a>, value: &'a [u8], string: Option<JsonStr<'a>>| {
-            if key == "uri" {
-                uri = string.unwrap_or(empty);
-            } else if key == "mimeType" {
-                mime_type = string;
-            } else if key == "text" {
-                texts = texts.saturating_add(1);
-                text = string;
-            } else if key == "blob" {
-                blob = string.unwrap_or(empty);
-            } else if key == "_meta" && string.is_none() && value != b"null" {
-                meta = Some(RawJson::new(value));
-            }
+        let mut found = Found {
+            uri: empty,
+            mime_type: None,
+            meta: None,
+            text: None,
+            texts: 0,
+            blob: empty,
         };
         let after = if SKIP {
             let mut rest = json.strip_prefix(b"{")?;
@@ -635,7 +655,7 @@ impl<'a> Content<'a> {
                         (value, None)
                     }
                 };
-                member(key, value, string);
+                found.member(key, value, string);
             }
             skip::ws(rest).strip_prefix(b"}")?
         } else {
@@ -650,20 +670,20 @@ impl<'a> Content<'a> {
                 } else {
                     (s.value_full(ITEM).ok()?.as_bytes(), None)
                 };
-                member(key, value, string);
+                found.member(key, value, string);
             }
             json.get(s.pos..)?
         };
-        let body = match text {
-            Some(t) if texts == 1 => Body::Text(t),
-            _ => Body::Blob(blob),
+        let body = match found.text {
+            Some(t) if found.texts == 1 => Body::Text(t),
+            _ => Body::Blob(found.blob),
         };
         let item = Self {
             json: json.get(..json.len() - after.len()).unwrap_or_default(),
-            uri,
-            mime_type,
+            uri: found.uri,
+            mime_type: found.mime_type,
             body,
-            meta,
+            meta: found.meta,
         };
         Some((item, after))
     }
