@@ -778,6 +778,7 @@ mod tests {
     /// with a count and a type check per key (the shape's former form), on
     /// every sequence of up to four members over every key and value kind.
     #[test]
+    #[cfg_attr(miri, ignore)]
     fn item_shape_follows_the_counting_rule() {
         const KEYS: [ItemKey; 5] = [
             ItemKey::Uri,
