@@ -205,7 +205,7 @@ impl<'a> JsonStr<'a> {
 impl PartialEq<str> for JsonStr<'_> {
     /// Compares without unescaping. Inline on hosts, so that a comparison
     /// with a literal (a field name) compiles to a length check and a few
-    /// loads; on microcontrollers ([`HOST`](super::find::HOST) false) a call
+    /// loads; on microcontrollers (where the crate's `HOST` is false) a call
     /// of the same comparison, which inlined at some 30 places cost 0.8 KB of
     /// flash.
     #[inline]
