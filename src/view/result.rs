@@ -854,6 +854,7 @@ mod tests {
     /// reads the items the hosts' reader (the walker) reads, with the same
     /// text after each.
     #[test]
+    #[cfg_attr(miri, ignore)] // reads tests/vectors: no file system under Miri's isolation
     fn items_read_by_the_scanner_equal_the_walkers() {
         let mut n = 0;
         for json in results() {
