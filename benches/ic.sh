@@ -24,8 +24,10 @@ trap 'rm -rf "$out"' EXIT
 
 ir() { # <function> <input> [<calls> <decodes per call>]: Ir per decode
     local calls=${3:-$N} per=${4:-1}
-    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" "$calls" 2>/dev/null
-    awk -v n="$((calls * per))" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/cg"
+    # Each run's profile is kept ($out/<function>.<input>): the floor table
+    # reads the rmcp path's parts from it instead of running it again.
+    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/$1.$2" "$BIN" "$1" "$2" "$calls" 2>/dev/null
+    awk -v n="$((calls * per))" '/^(summary|totals):/ { printf "%d\n", $2 / n + 0.5; exit }' "$out/$1.$2"
 }
 
 # input -> Ir of Frame::decode, of the rmcp path and of the reference, reused
@@ -120,9 +122,8 @@ echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _
 # inside its own run (callgrind_annotate, inclusive Ir of skip::unescape and
 # core::str::from_utf8), and ref/(decode + floor + unescape + UTF-8) is the
 # bound of this design.
-parts() { # <function> <input> <calls> <decodes per call>: "unescape utf8" Ir per decode
-    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$out/cg" "$BIN" "$1" "$2" "$3" 2>/dev/null
-    callgrind_annotate --inclusive=yes "$out/cg" 2>/dev/null | awk -v n="$(($3 * $4))" '
+parts() { # <function> <input> <calls> <decodes per call>: "unescape utf8" Ir per decode, from ir's profile
+    callgrind_annotate --inclusive=yes "$out/$1.$2" 2>/dev/null | awk -v n="$(($3 * $4))" '
         { gsub(",", "", $1) }
         /skip\.rs:diverge_frame::json::skip::unescape \[/ { u += $1 }
         /converts\.rs:core::str::converts::from_utf8 \[/ { f += $1 }
