@@ -544,10 +544,13 @@ impl<'a> Iterator for Contents<'a> {
         if let Some((b',', rest)) = b.split_first() {
             b = skip::ws(rest);
         }
-        let (item, rest) = Content::read(b, &self.spans)?;
-        self.rest = rest;
-        self.left -= 1;
-        Some(item)
+        // Returned as read, so that it is built in place.
+        let item = Content::read(&mut b, &self.spans);
+        if item.is_some() {
+            self.rest = b;
+            self.left -= 1;
+        }
+        item
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -588,9 +591,10 @@ struct Found<'a> {
     uri: JsonStr<'a>,
     mime_type: Option<JsonStr<'a>>,
     meta: Option<RawJson<'a>>,
-    text: Option<JsonStr<'a>>,
-    texts: u8,
+    text: JsonStr<'a>,
     blob: JsonStr<'a>,
+    /// The item's keys, which choose its body.
+    shape: ItemShape,
 }
 
 impl<'a> Found<'a> {
@@ -601,45 +605,41 @@ impl<'a> Found<'a> {
             uri: empty,
             mime_type: None,
             meta: None,
-            text: None,
-            texts: 0,
+            text: empty,
             blob: empty,
+            shape: ItemShape::new(),
         }
     }
 
-    /// Notes a member: its key, its value's text (for `_meta`) and, for a
-    /// string value, the string. Inlined: as a closure it was a call at
-    /// opt-level `z` (80 B more flash there).
-    #[inline(always)]
-    fn member(&mut self, key: Option<ItemKey>, value: &'a [u8], string: Option<JsonStr<'a>>) {
-        let empty = JsonStr::new(&[], false);
+    /// Notes a member whose value is the string `text`. In a valid item the
+    /// keys that matter come once, so the last value is the one.
+    fn string(&mut self, key: Option<ItemKey>, text: JsonStr<'a>) {
         match key {
-            Some(ItemKey::Uri) => self.uri = string.unwrap_or(empty),
-            Some(ItemKey::MimeType) => self.mime_type = string,
-            Some(ItemKey::Text) => {
-                self.texts = self.texts.saturating_add(1);
-                self.text = string;
-            }
-            Some(ItemKey::Blob) => self.blob = string.unwrap_or(empty),
-            Some(ItemKey::Meta) if string.is_none() && value != b"null" => {
-                self.meta = Some(RawJson::new(value));
-            }
+            Some(ItemKey::Uri) => self.uri = text,
+            Some(ItemKey::MimeType) => self.mime_type = Some(text),
+            Some(ItemKey::Text) => self.text = text,
+            Some(ItemKey::Blob) => self.blob = text,
             _ => {}
         }
     }
 
-    /// [`member`](Self::member) as a call, for the sink: its two callers
-    /// would each inline a copy.
-    #[inline(never)]
-    fn member_call(&mut self, key: Option<ItemKey>, value: &'a [u8], string: Option<JsonStr<'a>>) {
-        self.member(key, value, string);
+    /// Notes a member whose value, `value`, is no string: in a valid item,
+    /// a `null` `mimeType` or a `_meta`.
+    fn other(&mut self, key: Option<ItemKey>, value: &'a [u8]) {
+        match key {
+            Some(ItemKey::MimeType) => self.mime_type = None,
+            Some(ItemKey::Meta) => self.meta = (value != b"null").then_some(RawJson::new(value)),
+            _ => {}
+        }
     }
 
-    /// The item whose text is `json`, with the members found in it.
+    /// The item whose text is `json`, with the members found in it: text
+    /// if it is a valid text item, else a blob.
     fn content(self, json: &'a [u8]) -> Content<'a> {
-        let body = match self.text {
-            Some(t) if self.texts == 1 => Body::Text(t),
-            _ => Body::Blob(self.blob),
+        let body = if self.shape.is_text() {
+            Body::Text(self.text)
+        } else {
+            Body::Blob(self.blob)
         };
         Content {
             json,
@@ -655,26 +655,32 @@ impl<'a> Items<'a> for Found<'a> {
     #[inline]
     fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
         let text = s.string(true)?;
-        self.member_call(key, b"", Some(text));
+        Found::string(self, key, text);
         Ok(())
     }
 
     #[inline]
     fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>) {
-        self.member_call(key, value.as_bytes(), None);
+        Found::other(self, key, value.as_bytes());
+    }
+
+    #[inline]
+    fn item_end(&mut self, shape: &ItemShape) -> bool {
+        self.shape = *shape;
+        shape.is_text() || shape.is_blob()
     }
 }
 
 impl<'a> Content<'a> {
     /// Reads a validated item, which `json` starts with, in one pass over
-    /// its members; returns it and the bytes after it. On hosts with the
+    /// its members; returns it and leaves `json` after it. On hosts with the
     /// walker over validated text ([`skip`]); on microcontrollers
     /// ([`HOST`](crate::json::find::HOST) false) with the validation's own
     /// item walk ([`Scanner::content_item`]), whose checks cannot fail on
     /// text it validated: one grammar's code instead of two, and one item
     /// walk instead of two (a test checks both read the same items).
     #[inline]
-    fn read(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
+    fn read(json: &mut &'a [u8], spans: &Spans) -> Option<Self> {
         if crate::json::find::HOST {
             Self::read_walked(json, spans)
         } else {
@@ -685,12 +691,15 @@ impl<'a> Content<'a> {
     /// [`read`](Self::read) on hosts: by the walker, jumping over the long
     /// strings `spans` noted.
     #[inline]
-    fn read_walked(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
+    fn read_walked(input: &mut &'a [u8], spans: &Spans) -> Option<Self> {
+        let json = *input;
         let mut found = Found::new();
         let mut rest = json.strip_prefix(b"{")?;
         while let Some((key, at_value)) = skip::next_key(rest) {
+            let key = ItemKey::of(key);
+            found.shape.note(key, at_value.first().copied());
             // A string value is read once, for its end and its escapes.
-            let (value, string) = match at_value.split_first() {
+            match at_value.split_first() {
                 Some((b'"', tail)) => {
                     let (t, escaped, next) = match spans.find(tail.len()) {
                         Some((len, escaped)) if tail.len() > len => {
@@ -700,30 +709,32 @@ impl<'a> Content<'a> {
                         _ => skip::string(tail),
                     };
                     rest = next;
-                    (&b""[..], Some(JsonStr::new(t, escaped)))
+                    found.string(key, JsonStr::new(t, escaped));
                 }
                 _ => {
                     let (value, next) = skip::value(at_value);
                     rest = next;
-                    (value, None)
+                    found.other(key, value);
                 }
-            };
-            found.member(ItemKey::of(key), value, string);
+            }
         }
         let after = skip::ws(rest).strip_prefix(b"}")?;
         let item = json.get(..json.len() - after.len()).unwrap_or_default();
-        Some((found.content(item), after))
+        *input = after;
+        Some(found.content(item))
     }
 
     /// [`read`](Self::read) on microcontrollers: by the item walk of
     /// validation, into the same sink.
     #[inline]
-    fn read_scanned(json: &'a [u8]) -> Option<(Self, &'a [u8])> {
+    fn read_scanned(input: &mut &'a [u8]) -> Option<Self> {
+        let json = *input;
         let mut s = Scanner::new(json);
         let mut found = Found::new();
         s.content_item(&mut found).ok()?;
         let (item, after) = json.split_at_checked(s.pos)?;
-        Some((found.content(item), after))
+        *input = after;
+        Some(found.content(item))
     }
 
     /// The item's URI.
@@ -1037,8 +1048,12 @@ mod tests {
                 if let Some((b',', r)) = rest.split_first() {
                     rest = skip::ws(r);
                 }
-                let walker = Content::read_walked(rest, &Spans::default()).unwrap();
-                let scanner = Content::read_scanned(rest).unwrap();
+                let (mut walked, mut scanned) = (rest, rest);
+                let walker = (
+                    Content::read_walked(&mut walked, &Spans::default()).unwrap(),
+                    walked,
+                );
+                let scanner = (Content::read_scanned(&mut scanned).unwrap(), scanned);
                 assert!(walker == scanner, "{:?}", std::str::from_utf8(rest));
                 rest = skip::ws(walker.1);
                 n += 1;
