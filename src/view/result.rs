@@ -60,7 +60,7 @@ impl<'a> ResultView<'a> {
             Self::decode_with(json, &mut Spans::default())
         } else {
             // Microcontrollers validate with the sink their item reader uses,
-            // so `content_item` is compiled once (see `Content::read`).
+            // so `content_item` is compiled once (see `Content::read_scanned`).
             Self::decode_with(json, &mut Found::new())
         }
     }
@@ -540,12 +540,26 @@ impl<'a> Iterator for Contents<'a> {
         if self.left == 0 {
             return None;
         }
+        if !crate::json::find::HOST {
+            // The scanner's whitespace skip, which the item walk uses.
+            let mut s = Scanner::new(self.rest);
+            if s.ws() == Some(b',') {
+                s.pos += 1;
+                s.ws();
+            }
+            // Returned as read, so that it is built in place.
+            let item = Content::read_scanned(&mut s);
+            if item.is_some() {
+                self.rest = self.rest.get(s.pos..).unwrap_or_default();
+                self.left -= 1;
+            }
+            return item;
+        }
         let mut b = skip::ws(self.rest);
         if let Some((b',', rest)) = b.split_first() {
             b = skip::ws(rest);
         }
-        // Returned as read, so that it is built in place.
-        let item = Content::read(&mut b, &self.spans);
+        let item = Content::read_walked(&mut b, &self.spans);
         if item.is_some() {
             self.rest = b;
             self.left -= 1;
@@ -583,7 +597,7 @@ pub struct Content<'a> {
     meta: Option<RawJson<'a>>,
 }
 
-/// The members [`Content::read`] keeps, as it meets them: the item
+/// The members an item reader keeps, as it meets them: the item
 /// reader's notes, and on microcontrollers also the sink that validation
 /// hands a result's items to (its notes are then dropped), so that the item
 /// walk is compiled once.
@@ -672,23 +686,9 @@ impl<'a> Items<'a> for Found<'a> {
 }
 
 impl<'a> Content<'a> {
-    /// Reads a validated item, which `json` starts with, in one pass over
-    /// its members; returns it and leaves `json` after it. On hosts with the
-    /// walker over validated text ([`skip`]); on microcontrollers
-    /// ([`HOST`](crate::json::find::HOST) false) with the validation's own
-    /// item walk ([`Scanner::content_item`]), whose checks cannot fail on
-    /// text it validated: one grammar's code instead of two, and one item
-    /// walk instead of two (a test checks both read the same items).
-    #[inline]
-    fn read(json: &mut &'a [u8], spans: &Spans) -> Option<Self> {
-        if crate::json::find::HOST {
-            Self::read_walked(json, spans)
-        } else {
-            Self::read_scanned(json)
-        }
-    }
-
-    /// [`read`](Self::read) on hosts: by the walker, jumping over the long
+    /// Reads a validated item, which `input` starts with, in one pass over
+    /// its members; returns it and leaves `input` after it. On hosts: by
+    /// the walker over validated text ([`skip`]), jumping over the long
     /// strings `spans` noted.
     #[inline]
     fn read_walked(input: &mut &'a [u8], spans: &Spans) -> Option<Self> {
@@ -724,16 +724,19 @@ impl<'a> Content<'a> {
         Some(found.content(item))
     }
 
-    /// [`read`](Self::read) on microcontrollers: by the item walk of
-    /// validation, into the same sink.
+    /// [`read_walked`](Self::read_walked) on microcontrollers
+    /// ([`HOST`](crate::json::find::HOST) false), from the item at `s`'s
+    /// position, leaving `s` after it: by validation's own item walk
+    /// ([`Scanner::content_item`]) into the sink validation uses there,
+    /// whose checks cannot fail on text it validated. One grammar's code
+    /// instead of two, and one item walk instead of two (a test checks
+    /// both read the same items).
     #[inline]
-    fn read_scanned(input: &mut &'a [u8]) -> Option<Self> {
-        let json = *input;
-        let mut s = Scanner::new(json);
+    fn read_scanned(s: &mut Scanner<'a>) -> Option<Self> {
+        let start = s.pos;
         let mut found = Found::new();
         s.content_item(&mut found).ok()?;
-        let (item, after) = json.split_at_checked(s.pos)?;
-        *input = after;
+        let item = s.buf.get(start..s.pos)?;
         Some(found.content(item))
     }
 
@@ -1048,12 +1051,13 @@ mod tests {
                 if let Some((b',', r)) = rest.split_first() {
                     rest = skip::ws(r);
                 }
-                let (mut walked, mut scanned) = (rest, rest);
+                let mut walked = rest;
                 let walker = (
                     Content::read_walked(&mut walked, &Spans::default()).unwrap(),
                     walked,
                 );
-                let scanner = (Content::read_scanned(&mut scanned).unwrap(), scanned);
+                let mut s = Scanner::new(rest);
+                let scanner = (Content::read_scanned(&mut s).unwrap(), &rest[s.pos..]);
                 assert!(walker == scanner, "{:?}", std::str::from_utf8(rest));
                 rest = skip::ws(walker.1);
                 n += 1;
