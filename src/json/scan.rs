@@ -1217,12 +1217,15 @@ fn out_of_range_by_digits(significand: u64, exponent: i32) -> bool {
 /// false), without the 160-byte table and without counting digits (a test
 /// checks both against the float oracle). A significand has at most 20
 /// digits, so below `e = 289` the magnitude is at most 308: in range. For
-/// `e = 289 + k`, `k` 0 to 2, the answer is `significand ≥ OVERFLOW_AT[k]`
-/// whatever the digit count (fewer digits stay below that bound, more
-/// reach past it). From `k = 3` on, `significand × 10^k ≥`
-/// [`OVERFLOW_SCALED`] answers for every magnitude: below 309 the product is
-/// under `10^19`, above it at least `10^20`; it is multiplied while it stays
-/// below the bound (so it cannot overflow, and stops within 20 steps).
+/// `e = 289 + k` the answer is `significand × 10^k ≥` a bound: the product
+/// is multiplied up one step at a time, and one that would pass `u64::MAX`
+/// (so at least `1.8 × 10^19`, beyond every bound) is out of range; a
+/// nonzero significand gets there within 20 steps. For `k` 0 to 2 the
+/// bound is `OVERFLOW_AT[k] × 10^k`, which answers `significand ≥
+/// OVERFLOW_AT[k]` whatever the digit count. From `k = 3` on it is
+/// [`OVERFLOW_SCALED`], which answers for every magnitude: below 309 the
+/// product is under `10^19`, above it at least `10^20`. The four bounds
+/// are kept as their distances from the first ([`OVERFLOW_ABOVE`]).
 #[inline]
 fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
     let Ok(k) = usize::try_from(i64::from(exponent) - 289) else {
@@ -1231,21 +1234,41 @@ fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
     if significand == 0 {
         return false;
     }
-    if let Some(&at) = OVERFLOW_AT_FIRST.get(k) {
-        return significand >= at;
-    }
     let mut v = significand;
     for _ in 0..k {
-        if v >= OVERFLOW_SCALED.div_ceil(10) {
-            return true;
+        match v.checked_mul(10) {
+            Some(x) => v = x,
+            None => return true,
         }
-        v *= 10;
     }
-    v >= OVERFLOW_SCALED
+    let above = OVERFLOW_ABOVE.get(k).map_or(OVERFLOW_ABOVE[3], |&x| x);
+    v >= OVERFLOW_AT[0] + u64::from(above)
 }
 
-/// `OVERFLOW_AT[..3]`.
-const OVERFLOW_AT_FIRST: [u64; 3] = [OVERFLOW_AT[0], OVERFLOW_AT[1], OVERFLOW_AT[2]];
+/// The bounds of [`out_of_range_scaled`] less `OVERFLOW_AT[0]`: for `k` 0
+/// to 2, `OVERFLOW_AT[k] × 10^k`, then [`OVERFLOW_SCALED`]. They share
+/// their leading 16 digits, so a `u16` each is enough (the build fails if
+/// one does not fit): 8 bytes of table instead of the 24 of
+/// `OVERFLOW_AT[..3]` and two 64-bit constants.
+// Evaluated at compile time: an index out of bounds or an overflow fails the build.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+const OVERFLOW_ABOVE: [u16; 4] = {
+    let bounds = [
+        OVERFLOW_AT[0],
+        OVERFLOW_AT[1] * 10,
+        OVERFLOW_AT[2] * 100,
+        OVERFLOW_SCALED,
+    ];
+    let mut t = [0u16; 4];
+    let mut k = 0;
+    while k < 4 {
+        let above = bounds[k] - OVERFLOW_AT[0];
+        assert!(above <= u16::MAX as u64);
+        t[k] = above as u16;
+        k += 1;
+    }
+    t
+};
 
 /// One bound `X` for `OVERFLOW_AT[k]`, `k` in 3..20, scaled: `n ≥
 /// OVERFLOW_AT[k]` exactly when `n × 10^k ≥ X`, which holds for every `n`
