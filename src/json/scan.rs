@@ -622,7 +622,6 @@ impl<'a> Scanner<'a> {
         if negative {
             self.pos += 1;
         }
-        let first = self.pos;
         let mut significand = 0u64;
         let mut exponent: i32 = 0;
         let mut fraction = false;
@@ -638,13 +637,11 @@ impl<'a> Scanner<'a> {
                 let from = self.pos;
                 while let Some(d) = self.digit() {
                     self.pos += 1;
-                    let next = significand
-                        .checked_mul(10)
-                        .and_then(|v| v.checked_add(u64::from(d)))
-                        .filter(|_| !full);
-                    full = next.is_none();
-                    if let Some(v) = next {
-                        significand = v;
+                    // `overflows` in one comparison (`u64::MAX` is
+                    // `u64::MAX / 10 × 10 + 5`).
+                    full = full || significand >= u64::MAX / 10 + u64::from(d <= 5);
+                    if !full {
+                        significand = significand * 10 + u64::from(d);
                     }
                     exponent = exponent
                         .wrapping_add(i32::from(full))
@@ -654,8 +651,8 @@ impl<'a> Scanner<'a> {
                     break 'err false;
                 }
                 // A leading `0` followed by a digit: serde_json stops at that digit.
-                if !fraction && self.buf.get(first) == Some(&b'0') && self.pos > first + 1 {
-                    self.pos = first + 1;
+                if !fraction && self.buf.get(from) == Some(&b'0') && self.pos > from + 1 {
+                    self.pos = from + 1;
                     break 'err false;
                 }
                 if fraction || self.peek() != Some(b'.') {
