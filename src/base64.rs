@@ -89,16 +89,22 @@ fn value(b: u8) -> i32 {
 /// alphabet, [`PAD_CLASS`] for `=`, [`BAD_CLASS`] for any other byte.
 #[inline]
 fn sextet(b: u8) -> u32 {
-    let v = match b {
-        b'A'..=b'Z' => b - b'A',
-        b'a'..=b'z' => b - b'a' + 26,
-        b'0'..=b'9' => b - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        PAD => 64,
-        _ => 65,
-    };
-    u32::from(v)
+    // On `u32`, so that no subtraction needs narrowing before its test.
+    let b = u32::from(b);
+    if b.wrapping_sub(u32::from(b'A')) < 26 {
+        b - u32::from(b'A')
+    } else if b.wrapping_sub(u32::from(b'a')) < 26 {
+        b - u32::from(b'a') + 26
+    } else if b.wrapping_sub(u32::from(b'0')) < 10 {
+        b - u32::from(b'0') + 52
+    } else if b == u32::from(b'+') || b == u32::from(b'/') {
+        // 43 >> 2 and 47 >> 2 are 10 and 11.
+        (b >> 2) + 52
+    } else if b == u32::from(PAD) {
+        PAD_CLASS
+    } else {
+        BAD_CLASS
+    }
 }
 
 /// [`sextet`] of `=`.
@@ -364,12 +370,14 @@ impl<'o> Decoder<'o> {
         let at = self.read;
         self.read += 1;
         let q = at % 4;
-        if q == 0 && at != 0 && self.error.is_none() {
-            // The quad before is not the last one.
+        if q == 0 && self.held != 0 && self.error.is_none() {
+            // The quad before (none at the start: `held` is 0 there, and
+            // only there, as a quad's first character is in the alphabet or
+            // an error) is not the last one.
             if self.held == 4 {
                 self.put();
             } else {
-                self.error = Some(at - 4 + self.held);
+                self.error = Some(at + self.held - 4);
             }
             self.held = 0;
         }
