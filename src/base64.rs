@@ -388,11 +388,9 @@ impl<'o> Decoder<'o> {
         }
         // `=` first or second in its quad, an alphabet character after
         // `=`, or neither: the first `=` or the bad character is named.
-        let bad = if c == PAD_CLASS {
-            q < 2
-        } else {
-            self.held < q || c == BAD_CLASS
-        };
+        // (`=` comes after `held` alphabet characters, 2 unless it is first or
+        // second: an `=` before it is an error already.)
+        let bad = c == BAD_CLASS || self.held < if c == PAD_CLASS { 2 } else { q };
         if bad {
             self.error = Some(at - q + self.held);
             return;
