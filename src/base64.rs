@@ -33,8 +33,9 @@ const PAD: u8 = b'=';
 /// The alphabet, by value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/// Value of each byte, -1 outside the alphabet: 256 bytes of flash, the
-/// table microcontrollers use.
+/// Value of each byte, -1 outside the alphabet: the source of the hosts'
+/// tables (microcontrollers classify by [`sextet`] instead; a test checks
+/// it against this table on every byte).
 #[allow(
     clippy::indexing_slicing,
     reason = "evaluated at compile time: a bad index fails the build"
@@ -196,7 +197,8 @@ pub(crate) enum DecodeError {
     TooSmall(usize),
 }
 
-/// What a [`Decoder`] remembers of the text between two buffers.
+/// What a [`Decoder`] remembers of the text between two buffers: its
+/// fields of the same names, whatever they mean on the target.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Carry {
     read: usize,
