@@ -369,6 +369,7 @@ impl<'o> Decoder<'o> {
     /// keeps.
     #[inline(always)]
     fn step(&mut self, b: u8) {
+        let c = sextet(b);
         let at = self.read;
         self.read += 1;
         let q = at % 4;
@@ -383,7 +384,6 @@ impl<'o> Decoder<'o> {
             }
             self.held = 0;
         }
-        let c = sextet(b);
         if self.error.is_some() {
             self.held = c as usize;
             return;
