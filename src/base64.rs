@@ -372,21 +372,22 @@ impl<'o> Decoder<'o> {
         let c = sextet(b);
         let at = self.read;
         self.read += 1;
-        let q = at % 4;
-        if q == 0 && self.held != 0 && self.error.is_none() {
-            // The quad before (none at the start: `held` is 0 there, and
-            // only there, as a quad's first character is in the alphabet or
-            // an error) is not the last one.
-            if self.held == 4 {
-                self.put();
-            } else {
-                self.error = Some(at + self.held - 4);
-            }
-            self.held = 0;
-        }
         if self.error.is_some() {
             self.held = c as usize;
             return;
+        }
+        let q = at % 4;
+        if q == 0 && self.held != 0 {
+            // The quad before (none at the start: `held` is 0 there, and
+            // only there, as a quad's first character is in the alphabet or
+            // an error) is not the last one.
+            if self.held != 4 {
+                self.error = Some(at + self.held - 4);
+                self.held = c as usize;
+                return;
+            }
+            self.put();
+            self.held = 0;
         }
         // `=` first or second in its quad, an alphabet character after
         // `=`, or neither: the first `=` or the bad character is named.
