@@ -99,8 +99,8 @@ fn sextet(b: u8) -> u32 {
     } else if b.wrapping_sub(u32::from(b'0')) < 10 {
         b - u32::from(b'0') + 52
     } else if b == u32::from(b'+') || b == u32::from(b'/') {
-        // 43 >> 2 and 47 >> 2 are 10 and 11.
-        (b >> 2) + 52
+        // (43 + 205) / 4 and (47 + 205) / 4 are 62 and 63.
+        (b + 205) >> 2
     } else if b == u32::from(PAD) {
         PAD_CLASS
     } else {
