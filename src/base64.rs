@@ -21,7 +21,9 @@
 //! bits, and any bad character makes the combined word negative, so one sign
 //! test checks 8 characters. On microcontrollers ([`HOST`] false), where
 //! flash counts more than speed, the decoder takes a character at a time
-//! instead, a quad decoded when the next one starts.
+//! instead: each is checked and its 6 bits shifted into the quad's bits as
+//! it comes (so `finish` only completes the last quad with `=` and writes
+//! it), and a whole quad is written when the next character comes.
 
 use crate::json::find::HOST;
 
@@ -31,8 +33,9 @@ const PAD: u8 = b'=';
 /// The alphabet, by value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/// Value of each byte, -1 outside the alphabet: 256 bytes of flash, the
-/// table microcontrollers use.
+/// Value of each byte, -1 outside the alphabet: the source of the hosts'
+/// tables (microcontrollers classify by [`sextet`] instead; a test checks
+/// it against this table on every byte).
 #[allow(
     clippy::indexing_slicing,
     reason = "evaluated at compile time: a bad index fails the build"
@@ -71,29 +74,44 @@ static HI: [i32; 256] = wide(6);
 static LO: [i32; 256] = wide(0);
 
 /// Value of `b`, or -1: by table on hosts; on microcontrollers by
-/// comparisons, in one function, which costs less flash than the 256-byte
+/// comparisons ([`sextet`]), which cost less flash than the 256-byte
 /// [`TABLE`] (a test checks both on every byte).
 #[inline(always)]
 fn value(b: u8) -> i32 {
     if HOST {
         LO.get(usize::from(b)).copied().unwrap_or(-1)
     } else {
-        value_computed(b)
+        let c = sextet(b);
+        if c < 64 { c.cast_signed() } else { -1 }
     }
 }
 
-#[inline(never)]
-fn value_computed(b: u8) -> i32 {
-    let v = match b {
-        b'A'..=b'Z' => b - b'A',
-        b'a'..=b'z' => b - b'a' + 26,
-        b'0'..=b'9' => b - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => return -1,
-    };
-    i32::from(v)
+/// What `b` is, on microcontrollers: its value (0 to 63) if it is in the
+/// alphabet, [`PAD_CLASS`] for `=`, [`BAD_CLASS`] for any other byte.
+#[inline]
+fn sextet(b: u8) -> u32 {
+    // On `u32`, so that no subtraction needs narrowing before its test.
+    let b = u32::from(b);
+    if b.wrapping_sub(u32::from(b'A')) < 26 {
+        b - u32::from(b'A')
+    } else if b.wrapping_sub(u32::from(b'a')) < 26 {
+        b - u32::from(b'a') + 26
+    } else if b.wrapping_sub(u32::from(b'0')) < 10 {
+        b - u32::from(b'0') + 52
+    } else if b == u32::from(b'+') || b == u32::from(b'/') {
+        // (43 + 205) / 4 and (47 + 205) / 4 are 62 and 63.
+        (b + 205) >> 2
+    } else if b == u32::from(PAD) {
+        PAD_CLASS
+    } else {
+        BAD_CLASS
+    }
 }
+
+/// [`sextet`] of `=`.
+const PAD_CLASS: u32 = 64;
+/// [`sextet`] of a byte that is neither in the alphabet nor `=`.
+const BAD_CLASS: u32 = 65;
 
 /// 12 bits from two characters; negative if either is bad (a -1 stays
 /// negative through the shift and the OR).
@@ -179,7 +197,8 @@ pub(crate) enum DecodeError {
     TooSmall(usize),
 }
 
-/// What a [`Decoder`] remembers of the text between two buffers.
+/// What a [`Decoder`] remembers of the text between two buffers: its
+/// fields of the same names, whatever they mean on the target.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Carry {
     read: usize,
@@ -214,10 +233,14 @@ pub(crate) struct Decoder<'o> {
     written: usize,
     /// Characters fed so far.
     read: usize,
-    /// The last `held` characters fed, not decoded yet.
+    /// The last `held` characters fed, not decoded yet (on
+    /// microcontrollers: the bits of the current quad and its alphabet
+    /// characters; see [`feed_bytewise`](Self::feed_bytewise)).
     tail: [u8; 4],
+    /// See `tail`.
     held: usize,
-    /// The first bad character of a decoded quad.
+    /// The first bad character of a decoded quad (on microcontrollers: of
+    /// a quad that the engine would report were the text to end later).
     error: Option<usize>,
 }
 
@@ -321,41 +344,111 @@ impl<'o> Decoder<'o> {
         }
     }
 
-    /// [`feed`](Self::feed) on microcontrollers: a character at a time into
-    /// the held quad, which is decoded when the next character comes (so
-    /// the last 1 to 4 characters stay held for [`finish`](Self::finish),
-    /// as `feed` leaves them), and only counted after a bad character.
-    /// One small loop instead of the run-at-a-time steps; `finish` answers
-    /// the same (a test checks).
+    /// [`feed`](Self::feed) on microcontrollers: a character at a time, each
+    /// checked and its bits shifted into the quad's bits as it comes, so
+    /// that [`finish_bytewise`](Self::finish_bytewise) has little left to do.
+    ///
+    /// The fields mean something else here: `tail` holds the bits of the
+    /// current quad (its characters' values, `=` as 0, shifted in from the
+    /// right; `u32::from_ne_bytes`), `held` the alphabet characters in it
+    /// (a whole quad is written when the next character comes, so the last
+    /// quad stays for `finish_bytewise`, as `feed` leaves it), and
+    /// `error` the first character the engine would name if the text
+    /// ended at a later quad. An `=` in the third or fourth place is only
+    /// an error once something other than `=` follows it (then the first
+    /// `=` of its quad is named). After an error, `held` is the last
+    /// character's [`sextet`], for the 1-mod-4 rule. Tests check that both
+    /// ways answer alike, fed at once, in pieces and through [`Carry`].
     fn feed_bytewise(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            if self.held == 4 {
-                self.held = 0;
-                if self.error.is_none() {
-                    let mut x = 0u32;
-                    for (i, &c) in self.tail.iter().enumerate() {
-                        let v = value(c);
-                        if v < 0 {
-                            self.error = Some(self.read - 4 + i);
-                            break;
-                        }
-                        x = x << 6 | v.unsigned_abs();
-                    }
-                    if self.error.is_none() {
-                        let [_, y @ ..] = x.to_be_bytes();
-                        if let Some(d) = self.out.get_mut(self.written..self.written + 3) {
-                            crate::json::find::copy(d, &y);
-                        }
-                        self.written += 3;
-                    }
-                }
-            }
-            if let Some(slot) = self.tail.get_mut(self.held) {
-                *slot = b;
-            }
-            self.held += 1;
-            self.read += 1;
+            self.step(b);
         }
+    }
+
+    /// One character into the state [`feed_bytewise`](Self::feed_bytewise)
+    /// keeps.
+    #[inline(always)]
+    fn step(&mut self, b: u8) {
+        let c = sextet(b);
+        let at = self.read;
+        self.read += 1;
+        if self.error.is_some() {
+            self.held = c as usize;
+            return;
+        }
+        let q = at % 4;
+        if q == 0 && self.held != 0 {
+            // The quad before (none at the start: `held` is 0 there, and
+            // only there, as a quad's first character is in the alphabet or
+            // an error) is not the last one.
+            if self.held != 4 {
+                self.error = Some(at + self.held - 4);
+                self.held = c as usize;
+                return;
+            }
+            self.put();
+            self.held = 0;
+        }
+        // `=` first or second in its quad, an alphabet character after
+        // `=`, or neither: the first `=` or the bad character is named.
+        // (`=` comes after `held` alphabet characters, 2 unless it is first or
+        // second: an `=` before it is an error already.)
+        let bad = c == BAD_CLASS || self.held < if c == PAD_CLASS { 2 } else { q };
+        if bad {
+            self.error = Some(at - q + self.held);
+            return;
+        }
+        let v = if c == PAD_CLASS { 0 } else { c };
+        self.tail = (u32::from_ne_bytes(self.tail) << 6 | v).to_ne_bytes();
+        self.held += usize::from(c != PAD_CLASS);
+    }
+
+    /// Writes the bytes of the quad in `tail` (`held` alphabet characters
+    /// make `held * 3 / 4` of them) if they fit, and counts them either
+    /// way.
+    #[inline(never)]
+    fn put(&mut self) {
+        let n = self.held * 3 / 4;
+        if let Some(d) = self
+            .out
+            .get_mut(self.written..)
+            .and_then(|d| d.get_mut(..n))
+        {
+            let mut bits = u32::from_ne_bytes(self.tail) << 8;
+            for d in d {
+                let [b, ..] = bits.to_be_bytes();
+                *d = b;
+                bits <<= 8;
+            }
+        }
+        self.written += n;
+    }
+
+    /// [`finish`](Self::finish) on microcontrollers, after
+    /// [`feed_bytewise`](Self::feed_bytewise): the last quad is completed
+    /// with `=` (a lone last character is then a bad length at the length,
+    /// as the engine says), its spare bits checked and its bytes written.
+    fn finish_bytewise(mut self) -> Result<usize, DecodeError> {
+        let len = self.read;
+        if let Some(at) = self.error {
+            let lone = len % 4 == 1 && self.held == BAD_CLASS as usize;
+            return Err(DecodeError::Invalid(if lone { len - 1 } else { at }));
+        }
+        self.feed_bytewise([PAD; 3].get(..len.wrapping_neg() % 4).unwrap_or_default());
+        if let Some(at) = self.error {
+            return Err(DecodeError::Invalid(at));
+        }
+        // 2, 3 or 4 alphabet characters (or none at all) make 1, 2 or 3
+        // bytes (or none), and the bits after them are zero.
+        let n = self.held * 3 / 4;
+        if u32::from_ne_bytes(self.tail) & (0x00ff_ffff >> (n * 8)) != 0 {
+            return Err(DecodeError::Invalid(self.read + self.held - 5));
+        }
+        self.put();
+        if self.written > self.out.len() {
+            return Err(DecodeError::TooSmall(self.written));
+        }
+        Ok(self.written)
     }
 
     /// After a bad character only the length and the last character
@@ -375,6 +468,9 @@ impl<'o> Decoder<'o> {
     /// [`DecodeError::Invalid`] for text that is not base64,
     /// [`DecodeError::TooSmall`] with the exact size when it does not fit.
     pub(crate) fn finish(self) -> Result<usize, DecodeError> {
+        if !HOST {
+            return self.finish_bytewise();
+        }
         let len = self.read;
         let tail = self.tail.get(..self.held).unwrap_or_default();
         if len % 4 == 1
@@ -476,11 +572,12 @@ mod tests {
     #[test]
     fn computed_values_agree_with_the_table() {
         for b in 0..=255u8 {
-            assert_eq!(
-                value_computed(b),
-                i32::from(TABLE[usize::from(b)]),
-                "{b:#04x}"
-            );
+            let want = match TABLE[usize::from(b)] {
+                -1 if b == PAD => PAD_CLASS,
+                -1 => BAD_CLASS,
+                v => u32::try_from(v).unwrap(),
+            };
+            assert_eq!(sextet(b), want, "{b:#04x}");
         }
     }
 
@@ -606,7 +703,11 @@ mod tests {
                 }
                 at = cut;
             }
-            let r = d.finish();
+            let r = if bytewise {
+                d.finish_bytewise()
+            } else {
+                d.finish()
+            };
             let n = *r.as_ref().unwrap_or(&0);
             (r, out[..n.min(room)].to_vec())
         }
@@ -639,6 +740,65 @@ mod tests {
                 for i in 0..=text.len() {
                     for j in i..=text.len() {
                         assert_eq!(run(text, &[i, j], room, true), whole, "{text:?} {i} {j}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The microcontrollers' state goes through [`Carry`] as the hosts'
+    /// does: a text decoded piece by piece, each piece into a fresh
+    /// decoder [`resume`](Decoder::resume)d on one small buffer (as the
+    /// streaming reader does), gives the same bytes after each piece and
+    /// the same answer at the end, on every text of up to 5 characters
+    /// over good, bad and padding characters (6 over fewer), at every cut
+    /// into up to three pieces, with buffers of 0 to 4 bytes.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn bytewise_suspend_and_resume_agree_with_the_runs() {
+        type Pieces = (Vec<Vec<u8>>, Result<usize, DecodeError>, Vec<u8>);
+        fn run(text: &[u8], cuts: &[usize], room: usize, bytewise: bool) -> Pieces {
+            let mut buf = std::vec![0u8; room];
+            let mut carry = Carry::new();
+            let mut pieces = Vec::new();
+            let mut at = 0;
+            for &cut in cuts.iter().chain([&text.len()]) {
+                let mut d = Decoder::resume(&mut buf, carry);
+                if bytewise {
+                    d.feed_bytewise(&text[at..cut]);
+                } else {
+                    d.feed(&text[at..cut]);
+                }
+                let (n, c) = d.suspend();
+                carry = c;
+                pieces.push(buf.get(..n).unwrap_or_default().to_vec());
+                at = cut;
+            }
+            let d = Decoder::resume(&mut buf, carry);
+            let r = if bytewise {
+                d.finish_bytewise()
+            } else {
+                d.finish()
+            };
+            let n = *r.as_ref().unwrap_or(&0);
+            (pieces, r, buf[..n.min(room)].to_vec())
+        }
+        let mut text = Vec::new();
+        for len in 0..=6u32 {
+            let alphabet: &[u8] = if len < 6 { b"AQ/=!g" } else { b"A/=!" };
+            for mut k in 0..alphabet.len().pow(len) {
+                text.clear();
+                for _ in 0..len {
+                    text.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                for room in 0..=4 {
+                    for i in 0..=text.len() {
+                        for j in i..=text.len() {
+                            let host = run(&text, &[i, j], room, false);
+                            let small = run(&text, &[i, j], room, true);
+                            assert_eq!(small, host, "{text:?} {room} {i} {j}");
+                        }
                     }
                 }
             }

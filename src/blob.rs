@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::base64::{DecodeError, Decoder};
-use crate::json::str::{Fragment, JsonStr};
+use crate::json::str::JsonStr;
 
 /// Why a blob did not decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,11 +94,9 @@ impl JsonStr<'_> {
             decoder.feed(self.raw());
             return;
         }
-        for fragment in self.fragments() {
-            match fragment {
-                Fragment::Str(s) => decoder.feed(s.as_bytes()),
-                Fragment::Char(c) => decoder.feed(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
-            }
+        let mut pieces = self.pieces();
+        while let Some(piece) = pieces.next() {
+            decoder.feed(piece);
         }
     }
 }

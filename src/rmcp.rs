@@ -178,10 +178,10 @@ struct Build<'a> {
 }
 
 impl<'a> Items<'a> for Build<'a> {
-    fn string(&mut self, s: &mut Scanner<'a>, key: JsonStr<'a>) -> Result<(), BodyError> {
+    fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
         // Duplicates and wrong types make the item invalid (`item_end`), so
         // the last value of each key is the one a valid item has.
-        let slot = match ItemKey::of(key) {
+        let slot = match key {
             Some(ItemKey::Uri) => &mut self.uri,
             Some(ItemKey::MimeType) => &mut self.mime_type,
             Some(ItemKey::Text) => &mut self.text,
@@ -193,8 +193,8 @@ impl<'a> Items<'a> for Build<'a> {
         Ok(())
     }
 
-    fn other(&mut self, key: JsonStr<'a>, value: RawJson<'a>) {
-        match ItemKey::of(key) {
+    fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>) {
+        match key {
             Some(ItemKey::MimeType) => self.mime_type = None,
             Some(ItemKey::Meta) => self.meta = (!value.is_null()).then_some(value),
             _ => {}

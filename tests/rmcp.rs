@@ -726,6 +726,75 @@ fn frame_vectors() -> Vec<(&'static str, Vec<u8>, bool)> {
         ),
         res("57g", r#"{"contents":[],"cacheScope":null}"#, true),
         res("57h", r#"{"contents":[],"cacheScope":"\u0070ublic"}"#, true),
+        // The one-key map form, walked as a `Value`: duplicate keys collapse
+        // (the last value wins), the value's syntax and depth are checked
+        // before its shape.
+        res(
+            "57i",
+            r#"{"contents":[],"cacheScope":{"public":null,"public":null}}"#,
+            true,
+        ),
+        res(
+            "57j",
+            r#"{"contents":[],"cacheScope":{"public":1,"public":null}}"#,
+            true,
+        ),
+        res(
+            "57k",
+            r#"{"contents":[],"cacheScope":{"public":null,"public":1}}"#,
+            false,
+        ),
+        res("57l", r#"{"contents":[],"cacheScope":{}}"#, false),
+        res(
+            "57m",
+            r#"{"contents":[],"cacheScope":{"x":null,"private":null}}"#,
+            false,
+        ),
+        res(
+            "57n",
+            r#"{"contents":[],"cacheScope":{"public":null,}}"#,
+            false,
+        ),
+        res(
+            "57o",
+            r#"{"contents":[],"cacheScope":{"x":[1,{"a":tru}]}}"#,
+            false,
+        ),
+        res(
+            "57p",
+            r#"{"contents":[],"cacheScope":{ "private" : null }}"#,
+            true,
+        ),
+        (
+            "57q",
+            format!(
+                "\x00{{\"contents\":[],\"cacheScope\":{{\"public\":{}null{}}}}}",
+                "[".repeat(125),
+                "]".repeat(125)
+            )
+            .into_bytes(),
+            false,
+        ),
+        (
+            "57r",
+            format!(
+                "\x00{{\"contents\":[],\"cacheScope\":{{\"x\":{}null{}}}}}",
+                "[".repeat(126),
+                "]".repeat(126)
+            )
+            .into_bytes(),
+            false,
+        ),
+        (
+            "57s",
+            format!(
+                "\x00{{\"contents\":[],\"cacheScope\":{{\"x\":{}null{}}}}}",
+                "[".repeat(127),
+                "]".repeat(127)
+            )
+            .into_bytes(),
+            false,
+        ),
         item(
             "58",
             r#"{"uri":"u","text":"t","_meta":{"a":1,"a":2}}"#,

@@ -607,108 +607,113 @@ impl<'a> Scanner<'a> {
 
     /// [`number`](Self::number) in one digit loop for the integer and the
     /// fraction and one for the exponent, instead of serde_json's chain of
-    /// functions, which costs half the flash: the same significand and exponent (digits past the
-    /// significand's `u64` counted into the exponent in the integer part,
-    /// dropped in the fraction), the same errors at the same offsets and
-    /// the same end (a test compares the two on every text of up to five
-    /// pieces).
+    /// functions, which costs half the flash: the same significand and
+    /// exponent (digits past the significand's `u64` counted into the
+    /// exponent in the integer part, dropped in the fraction), the same
+    /// errors at the same offsets and the same end (a test compares the two
+    /// on every text of up to five pieces). Every error leaves by one exit:
+    /// a part without digits or a leading zero (the byte where a digit was
+    /// missing or one too many), or a value out of range (at the start);
+    /// the range question is [`out_of_range_scaled`], the one
+    /// [`f64_from_parts`] asks on microcontrollers.
     fn number_compact(&mut self) -> Result<Num, BodyError> {
         let start = self.pos;
         let negative = self.peek() == Some(b'-');
         if negative {
             self.pos += 1;
         }
-        match self.digit() {
-            None => return Err(self.expected(K::InvalidNumber)),
-            Some(0) if matches!(self.buf.get(self.pos + 1), Some(b'0'..=b'9')) => {
-                self.pos += 1;
-                return Err(self.err(K::InvalidNumber));
-            }
-            Some(_) => {}
-        }
-        // The integer digits, then (after a `.`) the fraction's: each goes
-        // into the significand until one would overflow it; after that the
-        // integer's are counted into the exponent and the fraction's
-        // dropped (the fraction tries again from its first digit).
         let mut significand = 0u64;
         let mut exponent: i32 = 0;
         let mut fraction = false;
         let mut full = false;
-        loop {
-            while let Some(d) = self.digit() {
-                self.pos += 1;
-                if !full && !overflows(significand, u64::from(d)) {
-                    significand = significand * 10 + u64::from(d);
-                    if fraction {
-                        exponent = exponent.wrapping_sub(1);
+        // `true` for a value out of range, `false` for a grammar error.
+        let range = 'err: {
+            // The integer digits, then (after a `.`) the fraction's: each
+            // goes into the significand until one would overflow it; after
+            // that the integer's are counted into the exponent and the
+            // fraction's dropped (the fraction tries again from its first
+            // digit). A digit taken in the fraction counts -1.
+            loop {
+                let from = self.pos;
+                while let Some(d) = self.digit() {
+                    self.pos += 1;
+                    // `overflows` in one comparison (`u64::MAX` is
+                    // `u64::MAX / 10 × 10 + 5`).
+                    full = full || significand >= u64::MAX / 10 + u64::from(d <= 5);
+                    if !full {
+                        significand = significand * 10 + u64::from(d);
                     }
+                    exponent = exponent
+                        .wrapping_add(i32::from(full))
+                        .wrapping_sub(i32::from(fraction));
+                }
+                if self.pos == from {
+                    break 'err false;
+                }
+                // A leading `0` followed by a digit: serde_json stops at that digit.
+                if !fraction && self.buf.get(from) == Some(&b'0') && self.pos > from + 1 {
+                    self.pos = from + 1;
+                    break 'err false;
+                }
+                if fraction || self.peek() != Some(b'.') {
+                    break;
+                }
+                self.pos += 1;
+                fraction = true;
+                full = false;
+            }
+            if matches!(self.peek(), Some(b'e' | b'E')) {
+                self.pos += 1;
+                let negative_exp = self.peek() == Some(b'-');
+                if negative_exp || self.peek() == Some(b'+') {
+                    self.pos += 1;
+                }
+                let from = self.pos;
+                let mut exp: i32 = 0;
+                while let Some(d) = self.digit() {
+                    self.pos += 1;
+                    let d = i32::from(d);
+                    if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
+                        if significand != 0 && !negative_exp {
+                            break 'err true;
+                        }
+                        // serde_json skips the other digits and answers
+                        // F64: they are read on with `exp` kept at the
+                        // top, which the range check passes (a zero
+                        // significand, or `exponent - i32::MAX <= 0`).
+                        exp = i32::MAX;
+                    } else {
+                        exp = exp * 10 + d;
+                    }
+                }
+                if self.pos == from {
+                    break 'err false;
+                }
+                exponent = if negative_exp {
+                    exponent.saturating_sub(exp)
                 } else {
-                    full = true;
-                    if !fraction {
-                        exponent = exponent.wrapping_add(1);
-                    }
+                    exponent.saturating_add(exp)
+                };
+            } else if !fraction && !full {
+                // An integer literal that fits: no fraction, exponent or overflow.
+                if !negative {
+                    return Ok(Num::U64(significand));
                 }
+                // As in `number_split`: serde_json's test for `-0` and beyond i64.
+                #[allow(clippy::cast_possible_wrap)]
+                let neg = (significand as i64).wrapping_neg();
+                return Ok(if neg >= 0 { Num::F64 } else { Num::I64(neg) });
             }
-            if fraction || self.peek() != Some(b'.') {
-                break;
+            if !out_of_range_scaled(significand, exponent) {
+                return Ok(Num::F64);
             }
-            self.pos += 1;
-            if self.digit().is_none() {
-                return Err(self.expected(K::InvalidNumber));
-            }
-            fraction = true;
-            full = false;
-        }
-        // An integer literal that fits: no fraction, exponent or overflow.
-        let mut integer = !fraction && !full;
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.pos += 1;
-            integer = false;
-            let positive_exp = match self.peek() {
-                Some(b'+') => {
-                    self.pos += 1;
-                    true
-                }
-                Some(b'-') => {
-                    self.pos += 1;
-                    false
-                }
-                _ => true,
-            };
-            let Some(first) = self.digit() else {
-                return Err(self.expected(K::InvalidNumber));
-            };
-            self.pos += 1;
-            let mut exp = i32::from(first);
-            while let Some(d) = self.digit() {
-                self.pos += 1;
-                let d = i32::from(d);
-                if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
-                    if significand != 0 && positive_exp {
-                        return Err(BodyError::new(K::NumberOutOfRange, start));
-                    }
-                    self.skip_digits();
-                    return Ok(Num::F64);
-                }
-                exp = exp * 10 + d;
-            }
-            exponent = if positive_exp {
-                exponent.saturating_add(exp)
-            } else {
-                exponent.saturating_sub(exp)
-            };
-        }
-        if integer {
-            if !negative {
-                return Ok(Num::U64(significand));
-            }
-            // As in `number_split`: serde_json's test for `-0` and beyond i64.
-            #[allow(clippy::cast_possible_wrap)]
-            let neg = (significand as i64).wrapping_neg();
-            return Ok(if neg >= 0 { Num::F64 } else { Num::I64(neg) });
-        }
-        f64_from_parts(significand, exponent, start)?;
-        Ok(Num::F64)
+            true
+        };
+        Err(if range {
+            BodyError::new(K::NumberOutOfRange, start)
+        } else {
+            self.expected(K::InvalidNumber)
+        })
     }
 
     /// [`number`](Self::number) as serde_json writes it.
@@ -1217,12 +1222,15 @@ fn out_of_range_by_digits(significand: u64, exponent: i32) -> bool {
 /// false), without the 160-byte table and without counting digits (a test
 /// checks both against the float oracle). A significand has at most 20
 /// digits, so below `e = 289` the magnitude is at most 308: in range. For
-/// `e = 289 + k`, `k` 0 to 2, the answer is `significand ≥ OVERFLOW_AT[k]`
-/// whatever the digit count (fewer digits stay below that bound, more
-/// reach past it). From `k = 3` on, `significand × 10^k ≥`
-/// [`OVERFLOW_SCALED`] answers for every magnitude: below 309 the product is
-/// under `10^19`, above it at least `10^20`; it is multiplied while it stays
-/// below the bound (so it cannot overflow, and stops within 20 steps).
+/// `e = 289 + k` the answer is `significand × 10^k ≥` a bound: the product
+/// is multiplied up one step at a time, and one that would pass `u64::MAX`
+/// (so at least `1.8 × 10^19`, beyond every bound) is out of range; a
+/// nonzero significand gets there within 20 steps. For `k` 0 to 2 the
+/// bound is `OVERFLOW_AT[k] × 10^k`, which answers `significand ≥
+/// OVERFLOW_AT[k]` whatever the digit count. From `k = 3` on it is
+/// [`OVERFLOW_SCALED`], which answers for every magnitude: below 309 the
+/// product is under `10^19`, above it at least `10^20`. The four bounds
+/// are kept as their distances from the first ([`OVERFLOW_ABOVE`]).
 #[inline]
 fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
     let Ok(k) = usize::try_from(i64::from(exponent) - 289) else {
@@ -1231,21 +1239,41 @@ fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
     if significand == 0 {
         return false;
     }
-    if let Some(&at) = OVERFLOW_AT_FIRST.get(k) {
-        return significand >= at;
-    }
     let mut v = significand;
     for _ in 0..k {
-        if v >= OVERFLOW_SCALED.div_ceil(10) {
-            return true;
+        match v.checked_mul(10) {
+            Some(x) => v = x,
+            None => return true,
         }
-        v *= 10;
     }
-    v >= OVERFLOW_SCALED
+    let above = OVERFLOW_ABOVE.get(k).map_or(OVERFLOW_ABOVE[3], |&x| x);
+    v >= OVERFLOW_AT[0] + u64::from(above)
 }
 
-/// `OVERFLOW_AT[..3]`.
-const OVERFLOW_AT_FIRST: [u64; 3] = [OVERFLOW_AT[0], OVERFLOW_AT[1], OVERFLOW_AT[2]];
+/// The bounds of [`out_of_range_scaled`] less `OVERFLOW_AT[0]`: for `k` 0
+/// to 2, `OVERFLOW_AT[k] × 10^k`, then [`OVERFLOW_SCALED`]. They share
+/// their leading 16 digits, so a `u16` each is enough (the build fails if
+/// one does not fit): 8 bytes of table instead of the 24 of
+/// `OVERFLOW_AT[..3]` and two 64-bit constants.
+// Evaluated at compile time: an index out of bounds or an overflow fails the build.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+const OVERFLOW_ABOVE: [u16; 4] = {
+    let bounds = [
+        OVERFLOW_AT[0],
+        OVERFLOW_AT[1] * 10,
+        OVERFLOW_AT[2] * 100,
+        OVERFLOW_SCALED,
+    ];
+    let mut t = [0u16; 4];
+    let mut k = 0;
+    while k < 4 {
+        let above = bounds[k] - OVERFLOW_AT[0];
+        assert!(above <= u16::MAX as u64);
+        t[k] = above as u16;
+        k += 1;
+    }
+    t
+};
 
 /// One bound `X` for `OVERFLOW_AT[k]`, `k` in 3..20, scaled: `n ≥
 /// OVERFLOW_AT[k]` exactly when `n × 10^k ≥ X`, which holds for every `n`
@@ -1640,7 +1668,7 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore)]
     fn compact_numbers_agree_with_the_split_reader() {
-        const PIECES: [&[u8]; 20] = [
+        const PIECES: [&[u8]; 22] = [
             b"-",
             b"0",
             b"1",
@@ -1657,6 +1685,8 @@ mod tests {
             b"e400",
             b"e2147483647",
             b"e2147483648",
+            b"e-2147483648",
+            b"00",
             b"x",
             b"17976931348623157",
             b"e292",

@@ -88,7 +88,12 @@ impl<'a> JsonStr<'a> {
         if !self.escaped {
             return self.raw.len();
         }
-        self.fragments().map(|f| f.len()).sum()
+        let mut pieces = self.pieces();
+        let mut n = 0;
+        while let Some(piece) = pieces.next() {
+            n += piece.len();
+        }
+        n
     }
 
     /// Whether the unescaped string is empty.
@@ -137,17 +142,13 @@ impl<'a> JsonStr<'a> {
         })
     }
 
-    /// Unescapes fragment by fragment, checking room for each; returns the
+    /// Unescapes piece by piece, checking room for each; returns the
     /// length written.
     fn unescape_careful(&self, buf: &mut [u8]) -> Result<usize, CapacityError> {
         let available = buf.len();
         let mut at = 0usize;
-        for fragment in self.fragments() {
-            let mut tmp = [0u8; 4];
-            let bytes = match fragment {
-                Fragment::Str(s) => s.as_bytes(),
-                Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
-            };
+        let mut pieces = self.pieces();
+        while let Some(bytes) = pieces.next() {
             let end = at + bytes.len();
             match buf.get_mut(at..end) {
                 Some(dst) => super::find::copy(dst, bytes),
@@ -194,6 +195,14 @@ impl<'a> JsonStr<'a> {
         }
     }
 
+    /// The unescaped string's bytes, piece by piece ([`Pieces`]).
+    pub(crate) const fn pieces(&self) -> Pieces<'a> {
+        Pieces {
+            rest: self.raw,
+            utf8: [0; 4],
+        }
+    }
+
     /// The unescaped string as a sequence of borrowed runs and single escaped
     /// characters, without copying.
     #[must_use]
@@ -234,15 +243,11 @@ impl JsonStr<'_> {
         self.eq_inline(other)
     }
 
-    /// `==` for text with escapes, fragment by fragment.
+    /// `==` for text with escapes, piece by piece.
     fn eq_escaped(&self, other: &str) -> bool {
         let mut rest = other.as_bytes();
-        for fragment in self.fragments() {
-            let mut tmp = [0u8; 4];
-            let bytes = match fragment {
-                Fragment::Str(s) => s.as_bytes(),
-                Fragment::Char(c) => c.encode_utf8(&mut tmp).as_bytes(),
-            };
+        let mut pieces = self.pieces();
+        while let Some(bytes) = pieces.next() {
             // `get`, not `strip_prefix`: no panic path left at opt-level z.
             match rest.split_at_checked(bytes.len()) {
                 Some((head, r)) if head == bytes => rest = r,
@@ -345,6 +350,32 @@ impl<'a> Iterator for Fragments<'a> {
         let (c, rest) = skip::decode_escape(tail);
         self.rest = rest;
         Some(Fragment::Char(c))
+    }
+}
+
+/// The unescaped bytes of a [`JsonStr`], piece by piece: each run as it
+/// stands in the input, each escape's character as its UTF-8 in the
+/// cursor's own four bytes. [`Fragments`] without a `&str` to check or a
+/// `char` to encode at each caller: the crate's own readers (length,
+/// comparison, unescaping, base64) take their bytes from one copy of this.
+pub(crate) struct Pieces<'a> {
+    rest: &'a [u8],
+    utf8: [u8; 4],
+}
+
+impl Pieces<'_> {
+    /// The next piece, or `None` at the end of the text.
+    pub(crate) fn next(&mut self) -> Option<&[u8]> {
+        let (&first, tail) = self.rest.split_first()?;
+        if first != b'\\' {
+            let run = super::find::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
+            let (text, rest) = self.rest.split_at_checked(run).unwrap_or((self.rest, &[]));
+            self.rest = rest;
+            return Some(text);
+        }
+        let (c, rest) = skip::decode_escape(tail);
+        self.rest = rest;
+        Some(c.encode_utf8(&mut self.utf8).as_bytes())
     }
 }
 
@@ -516,6 +547,56 @@ mod tests {
     extern crate std;
     use super::*;
     use std::vec::Vec;
+
+    /// [`Pieces`] yields, piece for piece, the bytes of the [`Fragments`]:
+    /// on every sequence of up to four parts over runs, multi-byte text and
+    /// every kind of escape.
+    #[test]
+    fn pieces_are_the_fragments_bytes() {
+        const PARTS: [&str; 9] = [
+            "a",
+            "é😀",
+            r"\n",
+            r"\/",
+            r#"\""#,
+            r"\u00e9",
+            r"\u0000",
+            r"\ud83d\ude00",
+            r"\uFFFF",
+        ];
+        let mut texts = std::vec![std::string::String::new()];
+        let mut all = Vec::new();
+        for _ in 0..4 {
+            let longer: Vec<_> = texts
+                .iter()
+                .flat_map(|t| PARTS.iter().map(move |p| std::format!("{t}{p}")))
+                .collect();
+            all.append(&mut texts);
+            texts = longer;
+        }
+        all.append(&mut texts);
+        let mut n = 0;
+        for text in &all {
+            let escaped = text.contains('\\');
+            let s = JsonStr::new(text.as_bytes(), escaped);
+            let fragments: Vec<Vec<u8>> = s
+                .fragments()
+                .map(|f| match f {
+                    Fragment::Str(t) => t.as_bytes().to_vec(),
+                    Fragment::Char(c) => c.encode_utf8(&mut [0; 4]).as_bytes().to_vec(),
+                })
+                .collect();
+            let mut pieces = s.pieces();
+            let mut got = Vec::new();
+            while let Some(p) = pieces.next() {
+                got.push(p.to_vec());
+            }
+            assert_eq!(got, fragments, "{text:?}");
+            assert_eq!(s.unescaped_len(), fragments.concat().len(), "{text:?}");
+            n += 1;
+        }
+        assert_eq!(n, 1 + 9 + 81 + 729 + 6561);
+    }
 
     /// The microcontrollers' member walk (the scanner over validated text)
     /// gives the members the hosts' walker gives, and ends where it ends.

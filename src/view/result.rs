@@ -56,7 +56,13 @@ impl<'a> ResultView<'a> {
     /// Validates result JSON exactly as
     /// `serde_json::from_slice::<rmcp::model::ReadResourceResult>`.
     pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
-        Self::decode_with(json, &mut Spans::default())
+        if crate::json::find::HOST {
+            Self::decode_with(json, &mut Spans::default())
+        } else {
+            // Microcontrollers validate with the sink their item reader uses,
+            // so `content_item` is compiled once (see `Content::read_scanned`).
+            Self::decode_with(json, &mut Found::new())
+        }
     }
 
     /// [`decode`](Self::decode), handing each content item's members and
@@ -168,58 +174,52 @@ impl<'a> Scanner<'a> {
             return Ok(None);
         }
         let at = self.pos;
-        let bad = BodyError::new(K::UnknownCacheScope, at);
-        let variant = |name: JsonStr<'_>| {
+        // A bit for what each name is: 1 no variant, 2 `public`, 4 `private`.
+        let variant = |name: JsonStr<'_>| -> u8 {
             if name == "public" {
-                Some(CacheScope::Public)
+                2
             } else if name == "private" {
-                Some(CacheScope::Private)
+                4
             } else {
-                None
+                1
             }
         };
-        if crate::json::find::HOST && self.peek() == Some(b'"') {
-            // The common case, read once: `value_full` on a string is
-            // `string(true)`, with the same errors. (Hosts only: on
-            // microcontrollers the second path costs 256 B of flash.)
-            let name = self.string(true)?;
-            if name.is_empty() {
-                return Ok(None);
-            }
-            return variant(name).map(Some).ok_or(bad);
-        }
-        let value = self.value_full(TOP)?;
-        match value.as_bytes().split_first() {
-            Some((b'"', tail)) => {
-                let name = if crate::json::find::HOST {
-                    let (text, escaped, _) = skip::string(tail);
-                    JsonStr::new(text, escaped)
-                } else {
-                    // The scanner, as in `Content::read`.
-                    Scanner::new(value.as_bytes()).string(false)?
-                };
+        let seen = match self.peek() {
+            Some(b'"') => {
+                // `value_full` on a string is `string(true)`, with the same
+                // errors.
+                let name = self.string(true)?;
                 if name.is_empty() {
                     return Ok(None);
                 }
-                variant(name).map(Some).ok_or(bad)
+                variant(name)
             }
-            Some((b'{', _)) => {
-                let mut scope = None;
+            Some(b'{') => {
+                // Walked as `value_full` walks an object (the same checks,
+                // errors and depth), noting the keys on the way; a bad shape
+                // is reported after the whole value, as the reference
+                // parses the `Value` first. Duplicate keys collapse, the
+                // last value winning: every key must name the same variant,
+                // and the last value must be `null`.
+                let mut seen = 0;
                 let mut last_is_null = false;
-                for (key, val) in value.members() {
-                    let this = variant(key).ok_or(bad)?;
-                    if scope.is_some_and(|s| s != this) {
-                        return Err(bad);
-                    }
-                    scope = Some(this);
-                    last_is_null = val.is_null();
+                let mut members = Members::open(self);
+                while let Some((key, _)) = members.next(self)? {
+                    seen |= variant(key);
+                    last_is_null = self.peek() == Some(b'n');
+                    self.value_full(TOP + 1)?;
                 }
-                match scope {
-                    Some(scope) if last_is_null => Ok(Some(scope)),
-                    _ => Err(bad),
-                }
+                if last_is_null { seen } else { 0 }
             }
-            _ => Err(bad),
+            _ => {
+                self.value_full(TOP)?;
+                0
+            }
+        };
+        match seen {
+            2 => Ok(Some(CacheScope::Public)),
+            4 => Ok(Some(CacheScope::Private)),
+            _ => Err(BodyError::new(K::UnknownCacheScope, at)),
         }
     }
 
@@ -270,6 +270,7 @@ impl<'a> Scanner<'a> {
         let mut item = ItemShape::default();
         let mut members = Members::open(self);
         while let Some((key, _)) = members.next(self)? {
+            let key = ItemKey::of(key);
             let first = self.peek();
             if first == Some(b'"') {
                 // A string value: checked as `value_full` checks it.
@@ -278,7 +279,7 @@ impl<'a> Scanner<'a> {
                 let value = self.value_full(ITEM)?;
                 items.other(key, value);
             }
-            item.note(ItemKey::of(key), first);
+            item.note(key, first);
         }
         if items.item_end(&item) {
             Ok(())
@@ -405,12 +406,13 @@ impl ItemShape {
 /// value was checked; `item_end` comes after the item's `}` and answers the
 /// item's verdict.
 pub(crate) trait Items<'a> {
-    /// A string member: `s` is at its value's opening quote, and the call
-    /// checks the string fully (`s.string(true)`, or
-    /// `s.string_unchecked_utf8()` followed by its own UTF-8 check).
-    fn string(&mut self, s: &mut Scanner<'a>, key: JsonStr<'a>) -> Result<(), BodyError>;
+    /// A string member (its key, if it is one the untagged choice looks
+    /// at): `s` is at its value's opening quote, and the call checks the
+    /// string fully (`s.string(true)`, or `s.string_unchecked_utf8()`
+    /// followed by its own UTF-8 check).
+    fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError>;
     /// A member whose value is not a string.
-    fn other(&mut self, key: JsonStr<'a>, value: RawJson<'a>);
+    fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>);
     /// The item closed with the members seen in `shape`: whether it is a
     /// valid text or blob item.
     fn item_end(&mut self, shape: &ItemShape) -> bool {
@@ -426,7 +428,7 @@ pub(crate) trait Items<'a> {
 
 impl<'a> Items<'a> for Spans {
     #[inline]
-    fn string(&mut self, s: &mut Scanner<'a>, _: JsonStr<'a>) -> Result<(), BodyError> {
+    fn string(&mut self, s: &mut Scanner<'a>, _: Option<ItemKey>) -> Result<(), BodyError> {
         let at = s.pos + 1;
         let text = s.string(true)?;
         self.note(at, text);
@@ -434,7 +436,7 @@ impl<'a> Items<'a> for Spans {
     }
 
     #[inline]
-    fn other(&mut self, _: JsonStr<'a>, _: RawJson<'a>) {}
+    fn other(&mut self, _: Option<ItemKey>, _: RawJson<'a>) {}
 
     #[inline]
     fn contents_end(&mut self, end: usize) {
@@ -538,14 +540,31 @@ impl<'a> Iterator for Contents<'a> {
         if self.left == 0 {
             return None;
         }
+        if !crate::json::find::HOST {
+            // The scanner's whitespace skip, which the item walk uses.
+            let mut s = Scanner::new(self.rest);
+            if s.ws() == Some(b',') {
+                s.pos += 1;
+                s.ws();
+            }
+            // Returned as read, so that it is built in place.
+            let item = Content::read_scanned(&mut s);
+            if item.is_some() {
+                self.rest = self.rest.get(s.pos..).unwrap_or_default();
+                self.left -= 1;
+            }
+            return item;
+        }
         let mut b = skip::ws(self.rest);
         if let Some((b',', rest)) = b.split_first() {
             b = skip::ws(rest);
         }
-        let (item, rest) = Content::read(b, &self.spans)?;
-        self.rest = rest;
-        self.left -= 1;
-        Some(item)
+        let item = Content::read_walked(&mut b, &self.spans);
+        if item.is_some() {
+            self.rest = b;
+            self.left -= 1;
+        }
+        item
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -578,114 +597,147 @@ pub struct Content<'a> {
     meta: Option<RawJson<'a>>,
 }
 
-/// The members [`Content::read`] keeps, as it meets them.
+/// The members an item reader keeps, as it meets them: the item
+/// reader's notes, and on microcontrollers also the sink that validation
+/// hands a result's items to (its notes are then dropped), so that the item
+/// walk is compiled once.
 struct Found<'a> {
     uri: JsonStr<'a>,
     mime_type: Option<JsonStr<'a>>,
     meta: Option<RawJson<'a>>,
-    text: Option<JsonStr<'a>>,
-    texts: u8,
+    text: JsonStr<'a>,
     blob: JsonStr<'a>,
+    /// The item's keys, which choose its body.
+    shape: ItemShape,
 }
 
 impl<'a> Found<'a> {
-    /// Notes a member: its key, its value's text (for `_meta`) and, for a
-    /// string value, the string. Inlined: as a closure it was a call at
-    /// opt-level `z` (80 B more flash there).
-    #[inline(always)]
-    fn member(&mut self, key: JsonStr<'a>, value: &'a [u8], string: Option<JsonStr<'a>>) {
+    /// Nothing found yet.
+    const fn new() -> Self {
         let empty = JsonStr::new(&[], false);
-        if key == "uri" {
-            self.uri = string.unwrap_or(empty);
-        } else if key == "mimeType" {
-            self.mime_type = string;
-        } else if key == "text" {
-            self.texts = self.texts.saturating_add(1);
-            self.text = string;
-        } else if key == "blob" {
-            self.blob = string.unwrap_or(empty);
-        } else if key == "_meta" && string.is_none() && value != b"null" {
-            self.meta = Some(RawJson::new(value));
+        Self {
+            uri: empty,
+            mime_type: None,
+            meta: None,
+            text: empty,
+            blob: empty,
+            shape: ItemShape::new(),
+        }
+    }
+
+    /// Notes a member whose value is the string `text`. In a valid item the
+    /// keys that matter come once, so the last value is the one.
+    fn string(&mut self, key: Option<ItemKey>, text: JsonStr<'a>) {
+        match key {
+            Some(ItemKey::Uri) => self.uri = text,
+            Some(ItemKey::MimeType) => self.mime_type = Some(text),
+            Some(ItemKey::Text) => self.text = text,
+            Some(ItemKey::Blob) => self.blob = text,
+            _ => {}
+        }
+    }
+
+    /// Notes a member whose value, `value`, is no string: in a valid item,
+    /// a `null` `mimeType` or a `_meta`.
+    fn other(&mut self, key: Option<ItemKey>, value: &'a [u8]) {
+        match key {
+            Some(ItemKey::MimeType) => self.mime_type = None,
+            Some(ItemKey::Meta) => self.meta = (value != b"null").then_some(RawJson::new(value)),
+            _ => {}
+        }
+    }
+
+    /// The item whose text is `json`, with the members found in it: text
+    /// if it is a valid text item, else a blob.
+    fn content(self, json: &'a [u8]) -> Content<'a> {
+        let body = if self.shape.is_text() {
+            Body::Text(self.text)
+        } else {
+            Body::Blob(self.blob)
+        };
+        Content {
+            json,
+            uri: self.uri,
+            mime_type: self.mime_type,
+            body,
+            meta: self.meta,
         }
     }
 }
 
-impl<'a> Content<'a> {
-    /// Reads a validated item, which `json` starts with, in one pass over
-    /// its members; returns it and the bytes after it. On hosts with the
-    /// walker over validated text ([`skip`]); on microcontrollers
-    /// ([`HOST`](crate::json::find::HOST) false) with the scanner, whose
-    /// checks cannot fail on text it validated: one grammar's code instead of
-    /// two (a test checks both read the same items).
+impl<'a> Items<'a> for Found<'a> {
     #[inline]
-    fn read(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
-        Self::read_in::<{ crate::json::find::HOST }>(json, spans)
+    fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
+        let text = s.string(true)?;
+        Found::string(self, key, text);
+        Ok(())
     }
 
     #[inline]
-    fn read_in<const SKIP: bool>(json: &'a [u8], spans: &Spans) -> Option<(Self, &'a [u8])> {
-        let empty = JsonStr::new(&[], false);
-        let mut found = Found {
-            uri: empty,
-            mime_type: None,
-            meta: None,
-            text: None,
-            texts: 0,
-            blob: empty,
-        };
-        let after = if SKIP {
-            let mut rest = json.strip_prefix(b"{")?;
-            while let Some((key, at_value)) = skip::next_key(rest) {
-                // A string value is read once, for its end and its escapes.
-                let (value, string) = match at_value.split_first() {
-                    Some((b'"', tail)) => {
-                        let (t, escaped, next) = match spans.find(tail.len()) {
-                            Some((len, escaped)) if tail.len() > len => {
-                                let (t, next) = tail.split_at(len);
-                                (t, escaped, next.get(1..).unwrap_or_default())
-                            }
-                            _ => skip::string(tail),
-                        };
-                        rest = next;
-                        (&b""[..], Some(JsonStr::new(t, escaped)))
-                    }
-                    _ => {
-                        let (value, next) = skip::value(at_value);
-                        rest = next;
-                        (value, None)
-                    }
-                };
-                found.member(key, value, string);
+    fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>) {
+        Found::other(self, key, value.as_bytes());
+    }
+
+    #[inline]
+    fn item_end(&mut self, shape: &ItemShape) -> bool {
+        self.shape = *shape;
+        shape.is_text() || shape.is_blob()
+    }
+}
+
+impl<'a> Content<'a> {
+    /// Reads a validated item, which `input` starts with, in one pass over
+    /// its members; returns it and leaves `input` after it. On hosts: by
+    /// the walker over validated text ([`skip`]), jumping over the long
+    /// strings `spans` noted.
+    #[inline]
+    fn read_walked(input: &mut &'a [u8], spans: &Spans) -> Option<Self> {
+        let json = *input;
+        let mut found = Found::new();
+        let mut rest = json.strip_prefix(b"{")?;
+        while let Some((key, at_value)) = skip::next_key(rest) {
+            let key = ItemKey::of(key);
+            found.shape.note(key, at_value.first().copied());
+            // A string value is read once, for its end and its escapes.
+            match at_value.split_first() {
+                Some((b'"', tail)) => {
+                    let (t, escaped, next) = match spans.find(tail.len()) {
+                        Some((len, escaped)) if tail.len() > len => {
+                            let (t, next) = tail.split_at(len);
+                            (t, escaped, next.get(1..).unwrap_or_default())
+                        }
+                        _ => skip::string(tail),
+                    };
+                    rest = next;
+                    found.string(key, JsonStr::new(t, escaped));
+                }
+                _ => {
+                    let (value, next) = skip::value(at_value);
+                    rest = next;
+                    found.other(key, value);
+                }
             }
-            skip::ws(rest).strip_prefix(b"}")?
-        } else {
-            let mut s = Scanner::new(json);
-            if s.peek() != Some(b'{') {
-                return None;
-            }
-            let mut members = Members::open(&mut s);
-            while let Some((key, _)) = members.next(&mut s).ok()? {
-                let (value, string) = if s.peek() == Some(b'"') {
-                    (&b""[..], Some(s.string(false).ok()?))
-                } else {
-                    (s.value_full(ITEM).ok()?.as_bytes(), None)
-                };
-                found.member(key, value, string);
-            }
-            json.get(s.pos..)?
-        };
-        let body = match found.text {
-            Some(t) if found.texts == 1 => Body::Text(t),
-            _ => Body::Blob(found.blob),
-        };
-        let item = Self {
-            json: json.get(..json.len() - after.len()).unwrap_or_default(),
-            uri: found.uri,
-            mime_type: found.mime_type,
-            body,
-            meta: found.meta,
-        };
-        Some((item, after))
+        }
+        let after = skip::ws(rest).strip_prefix(b"}")?;
+        let item = json.get(..json.len() - after.len()).unwrap_or_default();
+        *input = after;
+        Some(found.content(item))
+    }
+
+    /// [`read_walked`](Self::read_walked) on microcontrollers
+    /// ([`HOST`](crate::json::find::HOST) false), from the item at `s`'s
+    /// position, leaving `s` after it: by validation's own item walk
+    /// ([`Scanner::content_item`]) into the sink validation uses there,
+    /// whose checks cannot fail on text it validated. One grammar's code
+    /// instead of two, and one item walk instead of two (a test checks
+    /// both read the same items).
+    #[inline]
+    fn read_scanned(s: &mut Scanner<'a>) -> Option<Self> {
+        let start = s.pos;
+        let mut found = Found::new();
+        s.content_item(&mut found).ok()?;
+        let item = s.buf.get(start..s.pos)?;
+        Some(found.content(item))
     }
 
     /// The item's URI.
@@ -773,6 +825,141 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+
+    /// `cacheScope` as it was read before the one-walk form: the whole
+    /// value first (`value_full`), then its string or its members from the
+    /// validated text. The oracle of `cache_scope_walks_as_the_value_did`.
+    fn cache_scope_by_value(s: &mut Scanner<'_>) -> Result<Option<CacheScope>, BodyError> {
+        if s.null()? {
+            return Ok(None);
+        }
+        let bad = BodyError::new(K::UnknownCacheScope, s.pos);
+        let variant = |name: JsonStr<'_>| {
+            if name == "public" {
+                Some(CacheScope::Public)
+            } else if name == "private" {
+                Some(CacheScope::Private)
+            } else {
+                None
+            }
+        };
+        let value = s.value_full(TOP)?;
+        match value.as_bytes().split_first() {
+            Some((b'"', tail)) => {
+                let (text, escaped, _) = skip::string(tail);
+                let name = JsonStr::new(text, escaped);
+                if name.is_empty() {
+                    return Ok(None);
+                }
+                variant(name).map(Some).ok_or(bad)
+            }
+            Some((b'{', _)) => {
+                let mut scope = None;
+                let mut last_is_null = false;
+                for (key, val) in value.members() {
+                    let this = variant(key).ok_or(bad)?;
+                    if scope.is_some_and(|s| s != this) {
+                        return Err(bad);
+                    }
+                    scope = Some(this);
+                    last_is_null = val.is_null();
+                }
+                match scope {
+                    Some(scope) if last_is_null => Ok(Some(scope)),
+                    _ => Err(bad),
+                }
+            }
+            _ => Err(bad),
+        }
+    }
+
+    /// `cacheScope` read in one walk answers as the whole-value reading
+    /// did (the value, or the error's kind and offset, and where the
+    /// scanner stops) on every value of up to three members over a set of
+    /// keys and values, on the depth limit's both sides, and on every
+    /// prefix of each.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn cache_scope_walks_as_the_value_did() {
+        const KEYS: [&str; 6] = [
+            r#""public""#,
+            r#""private""#,
+            r#""\u0070ublic""#,
+            r#""x""#,
+            r#""""#,
+            "1",
+        ];
+        const VALUES: [&str; 8] = [
+            "null",
+            " null ",
+            "1",
+            "[]",
+            r#"{"a":null}"#,
+            "tru",
+            r#""s""#,
+            "nul",
+        ];
+        let mut texts: Vec<std::string::String> = vec![
+            r#""public""#.into(),
+            r#""private""#.into(),
+            r#""\u0070rivate""#.into(),
+            r#""""#.into(),
+            r#""Public""#.into(),
+            "null".into(),
+            "1".into(),
+            "[null]".into(),
+            "{}".into(),
+            "{,}".into(),
+            r#"{"public":null,}"#.into(),
+            r#"{"public" null}"#.into(),
+            r#"{"public":null "private":null}"#.into(),
+        ];
+        for depth in 124..=129 {
+            for key in ["public", "x"] {
+                texts.push(std::format!(
+                    r#"{{"{key}":{}null{}}}"#,
+                    "[".repeat(depth),
+                    "]".repeat(depth)
+                ));
+            }
+        }
+        let mut members: Vec<std::string::String> = vec![];
+        for k in KEYS {
+            for v in VALUES {
+                members.push(std::format!("{k}:{v}"));
+            }
+        }
+        for a in &members {
+            texts.push(std::format!("{{{a}}}"));
+            for b in &members {
+                texts.push(std::format!("{{ {a} , {b} }}"));
+            }
+        }
+        for a in members.iter().step_by(5) {
+            for b in members.iter().step_by(3) {
+                for c in members.iter().step_by(7) {
+                    texts.push(std::format!("{{{a},{b},{c}}}"));
+                }
+            }
+        }
+        let (mut n, mut deep) = (0, 0);
+        for text in &texts {
+            let text = text.as_bytes();
+            for end in 0..=text.len() {
+                let bytes = &text[..end];
+                let (mut one, mut two) = (Scanner::new(bytes), Scanner::new(bytes));
+                let (walked, by_value) = (one.cache_scope_field(), cache_scope_by_value(&mut two));
+                assert_eq!(walked, by_value, "{:?}", std::str::from_utf8(bytes));
+                match walked {
+                    Ok(_) => assert_eq!(one.pos, two.pos, "{:?}", std::str::from_utf8(bytes)),
+                    Err(e) if e.kind() == K::RecursionLimitExceeded => deep += 1,
+                    Err(_) => {}
+                }
+                n += 1;
+            }
+        }
+        assert!(n > 100_000 && deep > 100, "{n} texts, {deep} too deep");
+    }
 
     /// The two-bit item shape decides as serde's untagged rule, written out
     /// with a count and a type check per key (the shape's former form), on
@@ -864,14 +1051,39 @@ mod tests {
                 if let Some((b',', r)) = rest.split_first() {
                     rest = skip::ws(r);
                 }
-                let walker = Content::read_in::<true>(rest, &Spans::default()).unwrap();
-                let scanner = Content::read_in::<false>(rest, &Spans::default()).unwrap();
+                let mut walked = rest;
+                let walker = (
+                    Content::read_walked(&mut walked, &Spans::default()).unwrap(),
+                    walked,
+                );
+                let mut s = Scanner::new(rest);
+                let scanner = (Content::read_scanned(&mut s).unwrap(), &rest[s.pos..]);
                 assert!(walker == scanner, "{:?}", std::str::from_utf8(rest));
                 rest = skip::ws(walker.1);
                 n += 1;
             }
         }
         assert!(n > 10, "{n} items");
+    }
+
+    /// Validation into the microcontrollers' sink ([`Found`]) answers as
+    /// validation into the hosts' ([`Spans`]): the same view but for the
+    /// spans, or the same error, on every result and every prefix of it.
+    #[test]
+    #[cfg_attr(miri, ignore)] // reads tests/vectors: no file system under Miri's isolation
+    fn validation_into_either_sink_answers_alike() {
+        for json in results() {
+            for end in 0..=json.len() {
+                let bytes = &json[..end];
+                let hosts =
+                    ResultView::decode_with(bytes, &mut Spans::default()).map(|v| ResultView {
+                        spans: Spans::default(),
+                        ..v
+                    });
+                let mcus = ResultView::decode_with(bytes, &mut Found::new());
+                assert!(hosts == mcus, "{:?}", std::str::from_utf8(bytes));
+            }
+        }
     }
 
     /// The items read without spans (microcontrollers) equal the items read
