@@ -619,6 +619,12 @@ fn frame_vectors() -> Vec<(&'static str, Vec<u8>, bool)> {
     };
     let item_b = |row, text: &[u8], ok| (row, [b"\x00{\"contents\":[", text, b"]}"].concat(), ok);
     let err = |row, text: &str, ok| (row, [b"\x01", text.as_bytes()].concat(), ok);
+    // A `cacheScope` map whose one member's value is `depth` arrays deep.
+    let deep_scope = |row, key: &str, depth: usize| {
+        let (open, close) = ("[".repeat(depth), "]".repeat(depth));
+        let text = format!(r#"{{"contents":[],"cacheScope":{{"{key}":{open}null{close}}}}}"#);
+        res(row, &text, false)
+    };
     let errm = |row, text: &str, ok| {
         (
             row,
@@ -762,39 +768,12 @@ fn frame_vectors() -> Vec<(&'static str, Vec<u8>, bool)> {
         ),
         res(
             "57p",
-            r#"{"contents":[],"cacheScope":{ "private" : null }}"#,
+            r#"{"contents":[],"cacheScope":{ "\u0070rivate" : null }}"#,
             true,
         ),
-        (
-            "57q",
-            format!(
-                "\x00{{\"contents\":[],\"cacheScope\":{{\"public\":{}null{}}}}}",
-                "[".repeat(125),
-                "]".repeat(125)
-            )
-            .into_bytes(),
-            false,
-        ),
-        (
-            "57r",
-            format!(
-                "\x00{{\"contents\":[],\"cacheScope\":{{\"x\":{}null{}}}}}",
-                "[".repeat(126),
-                "]".repeat(126)
-            )
-            .into_bytes(),
-            false,
-        ),
-        (
-            "57s",
-            format!(
-                "\x00{{\"contents\":[],\"cacheScope\":{{\"x\":{}null{}}}}}",
-                "[".repeat(127),
-                "]".repeat(127)
-            )
-            .into_bytes(),
-            false,
-        ),
+        deep_scope("57q", "public", 125),
+        deep_scope("57r", "x", 126),
+        deep_scope("57s", "x", 127),
         item(
             "58",
             r#"{"uri":"u","text":"t","_meta":{"a":1,"a":2}}"#,
