@@ -194,22 +194,36 @@ impl<'a> Scanner<'a> {
                 }
                 variant(name)
             }
-            Some(b'{') => {
-                // Walked as `value_full` walks an object (the same checks,
-                // errors and depth), noting the keys on the way; a bad shape
-                // is reported after the whole value, as the reference
-                // parses the `Value` first. Duplicate keys collapse, the
-                // last value winning: every key must name the same variant,
-                // and the last value must be `null`.
+            Some(b'{') => 'map: {
+                // Walked once, noting the keys on the way: every key must
+                // name the same variant (duplicate keys collapse, the last
+                // value winning) and the last value must be `null`. A bad
+                // shape is reported after the whole value, as the reference
+                // parses the `Value` first. The walk accepts what
+                // `value_full` accepts (the struct cursor's checks, and
+                // `value_full` for each value), but words a few errors
+                // otherwise (`]` after a member): on any error the value is
+                // checked again from its start by `value_full`, whose error
+                // is the one reported.
                 let mut seen = 0;
                 let mut last_is_null = false;
                 let mut members = Members::open(self);
-                while let Some((key, _)) = members.next(self)? {
-                    seen |= variant(key);
-                    last_is_null = self.peek() == Some(b'n');
-                    self.value_full(TOP + 1)?;
+                loop {
+                    match members.next(self) {
+                        Ok(Some((key, _))) => {
+                            seen |= variant(key);
+                            last_is_null = self.peek() == Some(b'n');
+                            if self.value_full(TOP + 1).is_err() {
+                                break;
+                            }
+                        }
+                        Ok(None) => break 'map if last_is_null { seen } else { 0 },
+                        Err(_) => break,
+                    }
                 }
-                if last_is_null { seen } else { 0 }
+                self.pos = at;
+                self.value_full(TOP)?;
+                0
             }
             _ => {
                 self.value_full(TOP)?;
@@ -913,7 +927,19 @@ mod tests {
             r#"{"public":null,}"#.into(),
             r#"{"public" null}"#.into(),
             r#"{"public":null "private":null}"#.into(),
+            r#"{"public":null]"#.into(),
+            r#"{"public":null,]"#.into(),
+            r#"{]"#.into(),
+            r#"{"public"]"#.into(),
+            r#"{"public":]"#.into(),
         ];
+        // After each member, every way an object can go on or go wrong.
+        for member in [r#""public":null"#, r#""x":[1]"#, r#""private":{}"#] {
+            for next in [",", "}", "]", " ]", " } ", "x", ":", "\"", ", }", ", ]", ""] {
+                texts.push(std::format!("{{{member}{next}"));
+                texts.push(std::format!("{{{member},{member}{next}"));
+            }
+        }
         for depth in 124..=129 {
             for key in ["public", "x"] {
                 texts.push(std::format!(

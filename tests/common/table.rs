@@ -220,6 +220,27 @@ pub fn result_rows() -> Vec<(Vec<u8>, bool)> {
             true,
         ),
         (br#"{"contents":[],"cacheScope":{}}"#.to_vec(), false),
+        // The map form walked once: `]` after a member, as the value machine
+        // words it (found by the stream fuzzer), and the other closers.
+        (
+            br#"{"contents":[],"cacheScope":{"public":null],"ttlMs":-5,"resultType":null}"#
+                .to_vec(),
+            false,
+        ),
+        (
+            br#"{"contents":[],"cacheScope":{"public":null,]}"#.to_vec(),
+            false,
+        ),
+        (
+            br#"{"contents":[],"cacheScope":{"public":null}]}"#.to_vec(),
+            false,
+        ),
+        (br#"{"contents":[],"cacheScope":{]}"#.to_vec(), false),
+        (br#"{"contents":[],"cacheScope":{"x":1 ]}"#.to_vec(), false),
+        (
+            br#"{"contents":[],"cacheScope":{"public":null,"public":null}}"#.to_vec(),
+            true,
+        ),
         (br#"{"contents":[],"cacheScope":"private"}"#.to_vec(), true),
         (
             item(r#"{"uri":"u","text":"t","_meta":{"a":1,"a":2}}"#).into_bytes(),
