@@ -12,6 +12,7 @@
 mod common;
 
 use common::oracle::{check_frame, show};
+use diverge_frame::stream::FrameValidator;
 use diverge_frame::{Base64Error, Body, Frame, JsonStr};
 
 /// Corpus files of the fuzz targets, by name.
@@ -98,4 +99,33 @@ fn f2_escaped_blob_decodes_like_its_unescaped_text() {
         decode_exact(escaped).map(|v| v.len()),
         decode_exact(plain).map(|v| v.len())
     );
+}
+
+/// F3 (`stream`): a `cacheScope` map with `]` after a member. The one-walk
+/// reading of the map worded the error as the struct cursor does
+/// (`ExpectedCommaOrEndOfObject`); the streaming validator, as the value
+/// machine does (`MismatchedBracket`), at the same offset.
+const F3: &[u8] =
+    b"\x00{\"contents\":[],\"cacheScope\":{\"public\":null],\"ttlMs\":-5,\"resultType\":null}";
+
+#[test]
+fn f3_frame_agrees_with_reference() {
+    assert_eq!(check_frame(F3), Ok(false));
+    // The committed stream seed is this frame, behind its cut header.
+    assert!(corpus("stream", "finding_f3_cache_scope_map_bracket.bin").ends_with(&F3[1..]));
+}
+
+/// F3: the streaming validator, fed the frame whole and a byte at a time,
+/// fails as `Frame::decode` does, with the same kind and offset.
+#[test]
+fn f3_stream_and_whole_decode_word_the_error_alike() {
+    let whole = Frame::decode(F3).map(|_| ()).unwrap_err();
+    let mut v = FrameValidator::new();
+    assert_eq!(v.feed(F3).and_then(|()| v.finish().map(|_| ())), Err(whole));
+    let mut v = FrameValidator::new();
+    let fed = F3
+        .chunks(1)
+        .try_for_each(|b| v.feed(b))
+        .and_then(|()| v.finish().map(|_| ()));
+    assert_eq!(fed, Err(whole));
 }
