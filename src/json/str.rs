@@ -337,20 +337,36 @@ impl<'a> Iterator for Fragments<'a> {
     type Item = Fragment<'a>;
 
     fn next(&mut self) -> Option<Fragment<'a>> {
-        let (&first, tail) = self.rest.split_first()?;
-        if first != b'\\' {
-            let run = super::find::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
-            let (text, rest) = self.rest.split_at_checked(run).unwrap_or((self.rest, &[]));
-            self.rest = rest;
+        Some(match split_piece(&mut self.rest)? {
             // Validated UTF-8; runs end before a backslash, which is ASCII.
-            return Some(Fragment::Str(
-                core::str::from_utf8(text).unwrap_or("\u{fffd}"),
-            ));
-        }
-        let (c, rest) = skip::decode_escape(tail);
-        self.rest = rest;
-        Some(Fragment::Char(c))
+            Piece::Run(text) => Fragment::Str(core::str::from_utf8(text).unwrap_or("\u{fffd}")),
+            Piece::Escape(c) => Fragment::Char(c),
+        })
     }
+}
+
+/// What [`split_piece`] takes off the front of a string's text.
+enum Piece<'a> {
+    /// A run without escapes, as it stands.
+    Run(&'a [u8]),
+    /// The character of one escape.
+    Escape(char),
+}
+
+/// Takes the next run or escape off the front of `rest`, a validated
+/// string's text: the one split that [`Fragments`] and [`Pieces`] share.
+#[inline(always)]
+fn split_piece<'a>(rest: &mut &'a [u8]) -> Option<Piece<'a>> {
+    let (&first, tail) = rest.split_first()?;
+    if first != b'\\' {
+        let run = super::find::memchr(b'\\', rest).unwrap_or(rest.len());
+        let (text, after) = rest.split_at_checked(run).unwrap_or((rest, &[]));
+        *rest = after;
+        return Some(Piece::Run(text));
+    }
+    let (c, after) = skip::decode_escape(tail);
+    *rest = after;
+    Some(Piece::Escape(c))
 }
 
 /// The unescaped bytes of a [`JsonStr`], piece by piece: each run as it
@@ -366,16 +382,10 @@ pub(crate) struct Pieces<'a> {
 impl Pieces<'_> {
     /// The next piece, or `None` at the end of the text.
     pub(crate) fn next(&mut self) -> Option<&[u8]> {
-        let (&first, tail) = self.rest.split_first()?;
-        if first != b'\\' {
-            let run = super::find::memchr(b'\\', self.rest).unwrap_or(self.rest.len());
-            let (text, rest) = self.rest.split_at_checked(run).unwrap_or((self.rest, &[]));
-            self.rest = rest;
-            return Some(text);
-        }
-        let (c, rest) = skip::decode_escape(tail);
-        self.rest = rest;
-        Some(c.encode_utf8(&mut self.utf8).as_bytes())
+        Some(match split_piece(&mut self.rest)? {
+            Piece::Run(text) => text,
+            Piece::Escape(c) => c.encode_utf8(&mut self.utf8).as_bytes(),
+        })
     }
 }
 
