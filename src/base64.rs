@@ -678,6 +678,36 @@ mod tests {
         }
     }
 
+    /// Feeds `bytes` the microcontrollers' way (`bytewise`) or the hosts'.
+    fn feed_either(d: &mut Decoder<'_>, bytes: &[u8], bytewise: bool) {
+        if bytewise {
+            d.feed_bytewise(bytes);
+        } else {
+            d.feed(bytes);
+        }
+    }
+
+    /// Finishes the microcontrollers' way (`bytewise`) or the hosts'.
+    fn finish_either(d: Decoder<'_>, bytewise: bool) -> Result<usize, DecodeError> {
+        if bytewise {
+            d.finish_bytewise()
+        } else {
+            d.finish()
+        }
+    }
+
+    /// Every text of `len` characters over `alphabet`, in turn in `text`.
+    fn each_text(alphabet: &[u8], len: u32, text: &mut Vec<u8>, mut f: impl FnMut(&[u8])) {
+        for mut k in 0..alphabet.len().pow(len) {
+            text.clear();
+            for _ in 0..len {
+                text.push(alphabet[k % alphabet.len()]);
+                k /= alphabet.len();
+            }
+            f(text);
+        }
+    }
+
     /// The microcontrollers' character-at-a-time feed leaves a decoder that
     /// finishes as the hosts' does (the same size, bytes or error and
     /// offset), on every text of up to 7 characters over an alphabet of
@@ -696,37 +726,23 @@ mod tests {
             let mut d = Decoder::new(&mut out);
             let mut at = 0;
             for &cut in cuts.iter().chain([&text.len()]) {
-                if bytewise {
-                    d.feed_bytewise(&text[at..cut]);
-                } else {
-                    d.feed(&text[at..cut]);
-                }
+                feed_either(&mut d, &text[at..cut], bytewise);
                 at = cut;
             }
-            let r = if bytewise {
-                d.finish_bytewise()
-            } else {
-                d.finish()
-            };
+            let r = finish_either(d, bytewise);
             let n = *r.as_ref().unwrap_or(&0);
             (r, out[..n.min(room)].to_vec())
         }
-        let alphabet = b"AQ/=!g";
         let mut text = Vec::new();
         for len in 0..=7u32 {
-            for mut k in 0..alphabet.len().pow(len) {
-                text.clear();
-                for _ in 0..len {
-                    text.push(alphabet[k % alphabet.len()]);
-                    k /= alphabet.len();
-                }
+            each_text(b"AQ/=!g", len, &mut text, |text| {
                 for room in 0..=7 {
-                    let whole = run(&text, &[], room, false);
-                    assert_eq!(run(&text, &[], room, true), whole, "{text:?} {room}");
+                    let whole = run(text, &[], room, false);
+                    assert_eq!(run(text, &[], room, true), whole, "{text:?} {room}");
                     let half = [text.len() / 2];
-                    assert_eq!(run(&text, &half, room, true), whole, "{text:?} {room}");
+                    assert_eq!(run(text, &half, room, true), whole, "{text:?} {room}");
                 }
-            }
+            });
         }
         let long: [&[u8]; 4] = [
             b"Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXU=",
@@ -764,44 +780,30 @@ mod tests {
             let mut at = 0;
             for &cut in cuts.iter().chain([&text.len()]) {
                 let mut d = Decoder::resume(&mut buf, carry);
-                if bytewise {
-                    d.feed_bytewise(&text[at..cut]);
-                } else {
-                    d.feed(&text[at..cut]);
-                }
+                feed_either(&mut d, &text[at..cut], bytewise);
                 let (n, c) = d.suspend();
                 carry = c;
                 pieces.push(buf.get(..n).unwrap_or_default().to_vec());
                 at = cut;
             }
-            let d = Decoder::resume(&mut buf, carry);
-            let r = if bytewise {
-                d.finish_bytewise()
-            } else {
-                d.finish()
-            };
+            let r = finish_either(Decoder::resume(&mut buf, carry), bytewise);
             let n = *r.as_ref().unwrap_or(&0);
             (pieces, r, buf[..n.min(room)].to_vec())
         }
         let mut text = Vec::new();
         for len in 0..=6u32 {
             let alphabet: &[u8] = if len < 6 { b"AQ/=!g" } else { b"A/=!" };
-            for mut k in 0..alphabet.len().pow(len) {
-                text.clear();
-                for _ in 0..len {
-                    text.push(alphabet[k % alphabet.len()]);
-                    k /= alphabet.len();
-                }
+            each_text(alphabet, len, &mut text, |text| {
                 for room in 0..=4 {
                     for i in 0..=text.len() {
                         for j in i..=text.len() {
-                            let host = run(&text, &[i, j], room, false);
-                            let small = run(&text, &[i, j], room, true);
+                            let host = run(text, &[i, j], room, false);
+                            let small = run(text, &[i, j], room, true);
                             assert_eq!(small, host, "{text:?} {room} {i} {j}");
                         }
                     }
                 }
-            }
+            });
         }
     }
 
