@@ -102,9 +102,10 @@ pub use error::{
     BodyError, BodyErrorKind, EncodeError, FrameError, Limit, TooLarge, UnexpectedEvent,
 };
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
-pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};
+pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};
 pub use spec::{SpecError, SpecErrorKind};
 pub use view::error::ErrorView;
+pub use view::members::Members;
 pub use view::request::RequestView;
 pub use view::result::{Body, CacheScope, Content, Contents, ResultView};
 

@@ -89,7 +89,7 @@ use crate::error::{BodyError, EncodeError, FrameError};
 use crate::frame::{Frame, Tag};
 use crate::json::scan::{Scanner, utf8_error};
 use crate::json::skip;
-use crate::json::str::{Fragment, JsonStr, RawJson};
+use crate::json::str::{Fragment, JsonStr, RawJson, next_key};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, CacheScope, Content, ItemKey, ItemShape, Items, ResultView};
@@ -601,7 +601,7 @@ fn parse(b: &[u8]) -> (Value, &[u8]) {
         b'{' => {
             let mut map = Map::new();
             let mut rest = tail;
-            while let Some((key, at_value)) = skip::next_key(rest) {
+            while let Some((key, at_value)) = next_key(rest) {
                 let (val, after) = parse(at_value);
                 map.insert(key.into(), val);
                 rest = after;

@@ -32,7 +32,7 @@ pub use crate::check::{
 use crate::check::{check_base64, check_error_code, check_mime_type, check_result_type, check_uri};
 use crate::frame::Frame;
 use crate::json::skip;
-use crate::json::str::JsonStr;
+use crate::json::str::{JsonStr, next_member};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, ResultView};
@@ -52,7 +52,7 @@ fn object_form(json: &[u8], item: Option<usize>) -> Result<(), SpecError> {
 fn member<'a>(object: &'a [u8], key: &str) -> Option<&'a [u8]> {
     let mut rest = skip::ws(object).get(1..).unwrap_or_default();
     let mut found = None;
-    while let Some((k, v, next)) = skip::next_member(rest) {
+    while let Some((k, v, next)) = next_member(rest) {
         rest = next;
         if k == key {
             found = Some(v.as_bytes());
@@ -112,7 +112,7 @@ impl ResultView<'_> {
             }
             let mut rest = item.json().get(1..).unwrap_or_default();
             let (mut text, mut blob) = (false, false);
-            while let Some((key, _, next)) = skip::next_member(rest) {
+            while let Some((key, _, next)) = next_member(rest) {
                 rest = next;
                 text |= key == "text";
                 blob |= key == "blob";

@@ -5,8 +5,6 @@
 //! it. On input that was *not* validated they still cannot panic or loop: every
 //! step moves forward or stops, and an unexpected byte ends the walk.
 
-use super::str::{JsonStr, RawJson};
-
 /// Skips JSON whitespace (space, tab, line feed, carriage return). Inlined
 /// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false) a call
 /// of the same loop, which inlined at every step of the views' walks cost
@@ -159,33 +157,6 @@ pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
             .unwrap_or(b.len()),
     };
     b.split_at(len.min(b.len()))
-}
-
-/// `b` is inside an object, after `{` or after a member: returns the next
-/// member and the bytes after it, or `None` at `}`.
-pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
-    let (key, rest) = next_key(b)?;
-    let (val, rest) = value(rest);
-    Some((key, RawJson::new(val), rest))
-}
-
-/// `b` is inside an object, after `{` or after a member: returns the next
-/// member's key and the bytes from its value on, or `None` at `}`.
-#[inline]
-pub(crate) fn next_key(b: &[u8]) -> Option<(JsonStr<'_>, &[u8])> {
-    let mut b = ws(b);
-    if let Some((b',', rest)) = b.split_first() {
-        b = ws(rest);
-    }
-    let (b'"', rest) = b.split_first()? else {
-        return None;
-    };
-    let (key, escaped, rest) = string(rest);
-    let rest = ws(rest);
-    let (b':', rest) = rest.split_first()? else {
-        return None;
-    };
-    Some((JsonStr::new(key, escaped), ws(rest)))
 }
 
 /// The four hex digits at the start of `b`. On microcontrollers

@@ -6,6 +6,7 @@
 //! reference checks it.
 
 pub(crate) mod error;
+pub(crate) mod members;
 pub(crate) mod request;
 pub(crate) mod result;
 

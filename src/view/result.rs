@@ -8,7 +8,7 @@ use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K};
 use crate::json::scan::{Num, Scanner};
 use crate::json::skip;
-use crate::json::str::{JsonStr, RawJson};
+use crate::json::str::{JsonStr, RawJson, next_key};
 
 /// Who may cache a result (`cacheScope`, SEP-2549).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -709,7 +709,7 @@ impl<'a> Content<'a> {
         let json = *input;
         let mut found = Found::new();
         let mut rest = json.strip_prefix(b"{")?;
-        while let Some((key, at_value)) = skip::next_key(rest) {
+        while let Some((key, at_value)) = next_key(rest) {
             let key = ItemKey::of(key);
             found.shape.note(key, at_value.first().copied());
             // A string value is read once, for its end and its escapes.
