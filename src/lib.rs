@@ -98,9 +98,9 @@ pub mod stream;
 mod view;
 
 pub use blob::Base64Error;
-pub use error::{
-    BodyError, BodyErrorKind, EncodeError, FrameError, Limit, TooLarge, UnexpectedEvent,
-};
+pub use encode::EncodeError;
+pub use error::{BodyError, BodyErrorKind, FrameError};
+pub use exchange::{Limit, TooLarge, UnexpectedEvent};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};
 pub use spec::{SpecError, SpecErrorKind};

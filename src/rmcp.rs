@@ -84,8 +84,9 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
+use crate::encode::EncodeError;
 use crate::encode::value::{Number as ParsedNumber, parse_number};
-use crate::error::{BodyError, EncodeError, FrameError};
+use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
 use crate::json::scan::{Scanner, utf8_error};
 use crate::json::skip;

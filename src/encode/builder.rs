@@ -7,13 +7,13 @@ use core::marker::PhantomData;
 
 use crate::base64;
 
+use super::error::EncodeError;
 use super::sink::Sink;
 use super::value::JsonValue;
 use super::write::{Out, write_i64, write_u64};
 use crate::check::{
     StrValue, check_base64, check_error_code, check_mime_type, check_result_type, check_uri,
 };
-use crate::error::EncodeError;
 use crate::frame::{ERROR_TAG, RESULT_TAG};
 use crate::json::scan::MAX_DEPTH;
 use crate::view::result::CacheScope;

@@ -98,6 +98,7 @@
 //! ```
 
 mod builder;
+mod error;
 mod ser;
 mod sink;
 pub(crate) mod value;
@@ -109,12 +110,12 @@ pub use builder::{
     BlobWriter, ContentsEncoder, ErrorEncoder, ItemEncoder, RequestEncoder, ResultEncoder,
     TextWriter,
 };
+pub use error::EncodeError;
 #[cfg(feature = "embedded-io")]
 pub use sink::IoSink;
 pub use sink::{Counter, Sink};
 pub use value::{JsonValue, Verbatim};
 
-use crate::error::EncodeError;
 use crate::frame::Frame;
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;

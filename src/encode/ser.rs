@@ -14,11 +14,11 @@ use core::fmt::{self, Display};
 
 use serde::ser::{self, Impossible, Serialize};
 
+use super::error::EncodeError;
 use super::sink::Sink;
 use super::write::{
     EscapeFmt, escape_str, write_f32, write_f64, write_i64, write_i128, write_u64, write_u128,
 };
-use crate::error::EncodeError;
 
 impl ser::Error for EncodeError {
     fn custom<T: Display>(_msg: T) -> Self {

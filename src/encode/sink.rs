@@ -1,6 +1,6 @@
 //! Where encoded bytes go: the [`Sink`] trait and its implementations.
 
-use crate::error::EncodeError;
+use super::error::EncodeError;
 
 /// A destination for encoded bytes.
 ///

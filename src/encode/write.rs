@@ -3,9 +3,9 @@
 
 use core::fmt;
 
+use super::error::EncodeError;
 use super::sink::Sink;
 use crate::check::StrValue;
-use crate::error::EncodeError;
 use crate::json::str::{Fragment, JsonStr};
 
 impl StrValue<'_> {

@@ -120,9 +120,11 @@
 
 use core::fmt;
 
-pub use crate::error::{Limit, TooLarge, UnexpectedEvent};
-
+mod error;
+mod event;
 mod relay;
+pub use error::{Limit, TooLarge};
+pub use event::Event;
 #[cfg(feature = "embedded-io")]
 pub use relay::relay;
 #[cfg(feature = "embedded-io-async")]
@@ -445,38 +447,6 @@ where
     }
 }
 
-/// Something that happened on the wire, for [`Exchange::on`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Event {
-    /// The ask (kind [`READ_RESOURCE_KIND`] and the request JSON) was sent on
-    /// `/requests`.
-    AskSent,
-    /// The server opened `/mcp/read-resource/{channel}`.
-    PathOpened,
-    /// The `/requests` connection ended, cleanly or not.
-    RequestsEnded,
-    /// The path carried one whole message, then closed cleanly.
-    Message,
-    /// The path closed cleanly with no message.
-    CleanClose,
-    /// The path ended abruptly.
-    PathAborted,
-}
-
-impl fmt::Display for Event {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::AskSent => "ask sent",
-            Self::PathOpened => "path opened",
-            Self::RequestsEnded => "/requests ended",
-            Self::Message => "message received",
-            Self::CleanClose => "path closed cleanly with no message",
-            Self::PathAborted => "path ended abruptly",
-        })
-    }
-}
-
 /// Where an [`Exchange`] stands, and so what its caller does next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -634,6 +604,47 @@ impl Exchange {
         }
     }
 }
+
+/// An [`Event`] that cannot happen in the exchange's current [`Status`]
+/// (a path before any ask, a second ask while one is out, anything but
+/// `/requests` ending after the end). The exchange is left unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct UnexpectedEvent {
+    event: Event,
+    status: Status,
+}
+
+impl UnexpectedEvent {
+    /// `event` refused in `status`.
+    pub(crate) const fn new(event: Event, status: Status) -> Self {
+        Self { event, status }
+    }
+
+    /// The event that was refused.
+    #[must_use]
+    pub const fn event(&self) -> Event {
+        self.event
+    }
+
+    /// The status the exchange was (and still is) in.
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+}
+
+impl fmt::Display for UnexpectedEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unexpected event \"{}\" in exchange status \"{}\"",
+            self.event, self.status
+        )
+    }
+}
+
+impl core::error::Error for UnexpectedEvent {}
 
 #[cfg(test)]
 mod tests {

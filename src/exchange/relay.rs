@@ -5,7 +5,8 @@
 
 use core::fmt;
 
-use super::{Event, TooLarge};
+use super::error::TooLarge;
+use super::event::Event;
 use crate::error::FrameError;
 use crate::frame::Tag;
 use crate::stream::FrameValidator;

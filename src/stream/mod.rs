@@ -48,12 +48,10 @@
 
 pub(crate) mod machine;
 mod reader;
+mod validate;
 
 pub use reader::{Event, Kept, Reader};
-
-use crate::error::{BodyError, FrameError};
-use crate::frame::Tag;
-use machine::{Kind, Machine};
+pub use validate::{FrameValidator, RequestValidator};
 
 /// Levels of nesting the validators check inside one ignored member (an
 /// unknown top-level member, which the reference only syntax-checks at any
@@ -61,207 +59,11 @@ use machine::{Kind, Machine};
 /// [`BodyErrorKind::StreamDepthExceeded`](crate::BodyErrorKind::StreamDepthExceeded).
 pub const IGNORED_DEPTH: usize = crate::json::scan::WINDOW;
 
-/// Validates a response frame fed in chunks, as
-/// [`Frame::decode`](crate::Frame::decode) validates it whole.
-///
-/// ```
-/// use diverge_frame::stream::FrameValidator;
-/// use diverge_frame::{BodyErrorKind, FrameError};
-///
-/// // The same error, at the same offset, wherever the input is cut.
-/// let bad = b"\x01{\"code\":1.5,\"message\":\"m\"}";
-/// let whole = diverge_frame::Frame::decode(bad).unwrap_err();
-/// let mut v = FrameValidator::new();
-/// let mut got = Ok(());
-/// for byte in bad.chunks(1) {
-///     got = got.and(v.feed(byte));
-/// }
-/// let got = got.and_then(|()| v.finish().map(|_| ()));
-/// assert_eq!(got, Err(whole));
-/// let FrameError::Body(e) = whole else { unreachable!() };
-/// assert_eq!((e.kind(), e.offset()), (BodyErrorKind::InvalidType, 9));
-/// ```
-#[derive(Debug, Clone)]
-pub struct FrameValidator {
-    tag: Option<Tag>,
-    machine: Machine,
-    error: Option<FrameError>,
-}
-
-impl Default for FrameValidator {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl FrameValidator {
-    /// A validator before the frame's first byte.
-    #[must_use]
-    pub const fn new() -> Self {
-        Self {
-            tag: None,
-            machine: Machine::new(Kind::Result, 1),
-            error: None,
-        }
-    }
-
-    /// The frame's tag, once its first byte was fed.
-    #[must_use]
-    pub const fn tag(&self) -> Option<Tag> {
-        self.tag
-    }
-
-    /// Bytes accepted so far, the tag byte included (after an error: those of
-    /// the chunks before the one that failed).
-    #[must_use]
-    pub const fn fed(&self) -> usize {
-        match self.tag {
-            None => 0,
-            Some(_) => self.machine.offset(),
-        }
-    }
-
-    /// Feeds the next bytes of the frame.
-    ///
-    /// # Errors
-    ///
-    /// The [`FrameError`] that [`Frame::decode`](crate::Frame::decode) gives
-    /// for the whole frame, as soon as these bytes decide it; then the same
-    /// error from every later call.
-    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), FrameError> {
-        self.step(chunk, false, &mut ())
-    }
-
-    /// Ends the frame.
-    ///
-    /// # Errors
-    ///
-    /// [`FrameError::Empty`] when nothing was fed, or the error of a frame
-    /// that ended early (or of an earlier `feed`).
-    pub fn finish(mut self) -> Result<Tag, FrameError> {
-        self.step(&[], true, &mut ())?;
-        self.tag.ok_or(FrameError::Empty)
-    }
-
-    pub(crate) fn step<S: machine::Sink>(
-        &mut self,
-        mut chunk: &[u8],
-        eof: bool,
-        sink: &mut S,
-    ) -> Result<(), FrameError> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        if self.tag.is_none() {
-            let Some((&byte, rest)) = chunk.split_first() else {
-                return if eof {
-                    Err(self.fail(FrameError::Empty))
-                } else {
-                    Ok(())
-                };
-            };
-            let tag = match Tag::from_byte(byte) {
-                Some(tag) => tag,
-                None => return Err(self.fail(FrameError::UnknownTag(byte))),
-            };
-            self.tag = Some(tag);
-            let kind = match tag {
-                Tag::Result => Kind::Result,
-                Tag::Error => Kind::Error,
-            };
-            let compact = self.machine.compact;
-            self.machine = Machine::new(kind, 1);
-            self.machine.compact = compact;
-            chunk = rest;
-        }
-        match self.machine.run(chunk, eof, sink) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.fail(FrameError::Body(e))),
-        }
-    }
-
-    fn fail(&mut self, e: FrameError) -> FrameError {
-        self.error = Some(e);
-        e
-    }
-}
-
-/// Validates request JSON fed in chunks, as
-/// [`RequestView::decode`](crate::RequestView::decode) validates it whole.
-///
-/// ```
-/// use diverge_frame::stream::RequestValidator;
-///
-/// let mut v = RequestValidator::new();
-/// v.feed(br#"{"_meta":{"progressToken":7},"u"#)?;
-/// v.feed(br#"ri":"docs://readme"}"#)?;
-/// v.finish()?;
-/// # Ok::<(), diverge_frame::BodyError>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct RequestValidator {
-    machine: Machine,
-    error: Option<BodyError>,
-}
-
-impl Default for RequestValidator {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl RequestValidator {
-    /// A validator before the request's first byte.
-    #[must_use]
-    pub const fn new() -> Self {
-        Self {
-            machine: Machine::new(Kind::Request, 0),
-            error: None,
-        }
-    }
-
-    /// Bytes accepted so far (after an error: those of the chunks before the
-    /// one that failed).
-    #[must_use]
-    pub const fn fed(&self) -> usize {
-        self.machine.offset()
-    }
-
-    /// Feeds the next bytes of the request.
-    ///
-    /// # Errors
-    ///
-    /// The [`BodyError`] that [`RequestView::decode`](crate::RequestView::decode)
-    /// gives for the whole request, as soon as these bytes decide it; then
-    /// the same error from every later call.
-    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), BodyError> {
-        self.step(chunk, false)
-    }
-
-    /// Ends the request.
-    ///
-    /// # Errors
-    ///
-    /// The error of a request that ended early (or of an earlier `feed`).
-    pub fn finish(mut self) -> Result<(), BodyError> {
-        self.step(&[], true)
-    }
-
-    fn step(&mut self, chunk: &[u8], eof: bool) -> Result<(), BodyError> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        self.machine.run(chunk, eof, &mut ()).inspect_err(|&e| {
-            self.error = Some(e);
-        })
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use crate::{BodyErrorKind, Frame, RequestView};
+    use crate::{BodyErrorKind, Frame, FrameError, RequestView, Tag};
 
     /// A few frames at every cut, against `Frame::decode` (small enough for
     /// Miri; `tests/stream.rs` has the full sweep).

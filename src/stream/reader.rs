@@ -1,7 +1,7 @@
 //! [`Reader`]: the streaming machine with its events handed out.
 
-use super::FrameValidator;
 use super::machine::{Ev, Field, Sink};
+use super::validate::FrameValidator;
 use crate::base64::{Carry, DecodeError, Decoder};
 use crate::blob::Base64Error;
 use crate::error::{BodyError, BodyErrorKind as K, FrameError};

@@ -1,0 +1,66 @@
+//! [`EncodeError`]: why encoding failed.
+
+use core::fmt;
+
+use crate::check::SpecError;
+
+/// Why encoding failed. Encoding never panics and never leaves a cut frame
+/// that looks whole: on error, the bytes written so far must be discarded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The output buffer is full.
+    BufferFull,
+    /// The underlying writer failed (its error is kept by the sink, e.g.
+    /// `IoSink::error`).
+    Write,
+    /// A `serde::Serialize` impl failed, or produced a map key serde_json
+    /// cannot write (not a string, number, bool or char; a non-finite float).
+    Serialize,
+    /// A `_meta` or `inputResponses` value that is not a JSON object, which
+    /// the reference could not decode back.
+    NotAnObject,
+    /// A value nested deeper than the reference decodes (127 open arrays and
+    /// objects, counting the frame's own).
+    TooDeep,
+    /// A number the reference could not decode back (`ttlMs` above
+    /// `i64::MAX`).
+    OutOfRange,
+    /// Strict mode: a spec check failed.
+    Spec(SpecError),
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::BufferFull => f.write_str("output buffer full"),
+            Self::Write => f.write_str("the output writer failed"),
+            Self::Serialize => f.write_str("the value failed to serialize as JSON"),
+            Self::NotAnObject => f.write_str("value must be a JSON object here"),
+            Self::TooDeep => f.write_str("value nested deeper than the reference decodes"),
+            Self::OutOfRange => f.write_str("number out of the range the reference decodes"),
+            Self::Spec(err) => write!(f, "spec check failed: {err}"),
+        }
+    }
+}
+
+impl core::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Spec(err) => Some(err),
+            Self::BufferFull
+            | Self::Write
+            | Self::Serialize
+            | Self::NotAnObject
+            | Self::TooDeep
+            | Self::OutOfRange => None,
+        }
+    }
+}
+
+impl From<SpecError> for EncodeError {
+    fn from(err: SpecError) -> Self {
+        Self::Spec(err)
+    }
+}

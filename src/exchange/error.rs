@@ -1,0 +1,75 @@
+//! [`TooLarge`]: a message larger than the buffer or the relay's cap.
+
+use core::fmt;
+
+/// The message on a path does not fit the caller's buffer.
+///
+/// Its own error, apart from [`FrameError`](crate::FrameError) (the bytes are not known to be a
+/// bad frame: they were never all read) and from
+/// [`EncodeError`](crate::EncodeError). Nothing was cut: no partial message
+/// is handed over.
+///
+/// The server did send a message, so asking again would bring the same one
+/// back; what to do about it (a larger buffer, an error downstream) is the
+/// caller's choice. The rest of the message is left unread on the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TooLarge {
+    limit: usize,
+    by: Limit,
+}
+
+/// What a [`TooLarge`] message was larger than.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Limit {
+    /// The buffer a whole message is read into
+    /// ([`PathReader`](crate::exchange::PathReader), `read_path`).
+    Buffer,
+    /// The cap a cut-through relay puts on a whole message
+    /// ([`StreamPath::with_cap`](crate::exchange::StreamPath::with_cap)),
+    /// whatever its buffer.
+    Cap,
+}
+
+impl TooLarge {
+    /// A message longer than the `limit`-byte buffer.
+    pub(crate) const fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            by: Limit::Buffer,
+        }
+    }
+
+    /// A message longer than the `limit`-byte cap of a cut-through relay.
+    pub(crate) const fn cap(limit: usize) -> Self {
+        Self {
+            limit,
+            by: Limit::Cap,
+        }
+    }
+
+    /// The size of the buffer (or the cap), in bytes: the message is longer
+    /// than this.
+    #[must_use]
+    pub const fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Whether the limit was the buffer or a relay's cap.
+    #[must_use]
+    pub const fn by(&self) -> Limit {
+        self.by
+    }
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.by {
+            Limit::Buffer => write!(f, "message larger than the {}-byte buffer", self.limit),
+            Limit::Cap => write!(f, "message larger than the {}-byte cap", self.limit),
+        }
+    }
+}
+
+impl core::error::Error for TooLarge {}

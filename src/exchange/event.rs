@@ -1,0 +1,35 @@
+//! [`Event`]: what happened on the wire, for the exchange.
+
+use core::fmt;
+
+/// Something that happened on the wire, for [`Exchange::on`](super::Exchange::on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Event {
+    /// The ask (kind [`READ_RESOURCE_KIND`](super::READ_RESOURCE_KIND) and the request JSON) was sent on
+    /// `/requests`.
+    AskSent,
+    /// The server opened `/mcp/read-resource/{channel}`.
+    PathOpened,
+    /// The `/requests` connection ended, cleanly or not.
+    RequestsEnded,
+    /// The path carried one whole message, then closed cleanly.
+    Message,
+    /// The path closed cleanly with no message.
+    CleanClose,
+    /// The path ended abruptly.
+    PathAborted,
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::AskSent => "ask sent",
+            Self::PathOpened => "path opened",
+            Self::RequestsEnded => "/requests ended",
+            Self::Message => "message received",
+            Self::CleanClose => "path closed cleanly with no message",
+            Self::PathAborted => "path ended abruptly",
+        })
+    }
+}
