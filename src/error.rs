@@ -1,6 +1,24 @@
 //! Errors: [`FrameError`] for response frames, [`BodyError`] for the JSON inside
 //! them (and for requests), [`EncodeError`] for the encoders, and the
 //! exchange's [`TooLarge`] and [`UnexpectedEvent`].
+//!
+//! # How they print
+//!
+//! One rule for every error of the crate (the Rust error-handling project
+//! group's: an error either prints the error it wraps or returns it from
+//! `source()`, never both): `Display` is the whole message on one line, and
+//! each fact in it is said once. A variant that only carries an error of the
+//! layer below ([`FrameError::Body`], [`EncodeError::Spec`]) adds no words of
+//! its own: it is transparent, printing the inner error and returning the
+//! inner error's `source()` (as `std::io::Error` does around a custom error,
+//! and thiserror's `#[error(transparent)]`). So `{err}` alone says what and
+//! where (`control character in string at byte 60003`), and a reporter that
+//! walks `source()` (anyhow's `{:#}`) prints each fact once. A summary that
+//! is not an error, such as the relay's
+//! [`RelayEnd`](crate::exchange::RelayEnd), names its case once and then what
+//! the error it carries adds (`malformed frame: control character in string
+//! at byte 60003`; `message larger than the 4096-byte cap`). `tests/display.rs`
+//! pins these lines.
 
 use core::fmt;
 
@@ -19,24 +37,29 @@ pub enum FrameError {
     /// The tag byte was neither [`RESULT_TAG`](crate::RESULT_TAG) nor
     /// [`ERROR_TAG`](crate::ERROR_TAG).
     UnknownTag(u8),
-    /// The JSON after the tag is not what the reference accepts.
+    /// The JSON after the tag is not what the reference accepts. Prints as
+    /// the [`BodyError`] alone (`{kind} at byte {offset}`).
     Body(BodyError),
 }
 
 impl fmt::Display for FrameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Empty => f.write_str("empty frame: no tag byte"),
+            Self::Empty => f.write_str("empty frame (no tag byte)"),
             Self::UnknownTag(tag) => write!(f, "unknown frame tag {tag} (expected 0 or 1)"),
-            Self::Body(err) => write!(f, "invalid frame body: {err}"),
+            // Transparent: the body error says what and where; "invalid frame
+            // body: " before it would only repeat what its kind already says.
+            Self::Body(err) => fmt::Display::fmt(err, f),
         }
     }
 }
 
 impl core::error::Error for FrameError {
+    /// Transparent for [`Body`](Self::Body) (its `Display` is the body
+    /// error's): the body error's own `source()`, which is `None`.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Body(err) => Some(err),
+            Self::Body(err) => core::error::Error::source(err),
             Self::Empty | Self::UnknownTag(_) => None,
         }
     }
@@ -222,7 +245,7 @@ pub enum EncodeError {
     /// A number the reference could not decode back (`ttlMs` above
     /// `i64::MAX`).
     OutOfRange,
-    /// Strict mode: a spec check failed.
+    /// Strict mode: a spec check failed. Prints as the [`SpecError`] alone.
     Spec(SpecError),
 }
 
@@ -235,15 +258,18 @@ impl fmt::Display for EncodeError {
             Self::NotAnObject => f.write_str("value must be a JSON object here"),
             Self::TooDeep => f.write_str("value nested deeper than the reference decodes"),
             Self::OutOfRange => f.write_str("number out of the range the reference decodes"),
-            Self::Spec(err) => write!(f, "spec check failed: {err}"),
+            // Transparent: the spec error names the item and the field.
+            Self::Spec(err) => fmt::Display::fmt(err, f),
         }
     }
 }
 
 impl core::error::Error for EncodeError {
+    /// Transparent for [`Spec`](Self::Spec) (its `Display` is the spec
+    /// error's): the spec error's own `source()`, which is `None`.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Spec(err) => Some(err),
+            Self::Spec(err) => core::error::Error::source(err),
             Self::BufferFull
             | Self::Write
             | Self::Serialize
