@@ -13,15 +13,19 @@
 #   * the differential tests (ours beside serde_json + rmcp: the oracle table,
 #     generated and mutated inputs, the golden vectors, numbers, conversions
 #     to and from the rmcp types, encoders byte for byte against
-#     `serde_json::to_vec`) with `alloc`;
+#     `serde_json::to_vec`, every truncation of the vectors, the fuzzers'
+#     findings) with `alloc`; `long_strings` (a minute of run time) and
+#     `stream` (against `Frame::decode`, not the reference) are left out;
 #   * the no-alloc library for thumbv7em-none-eabihf with every no-alloc
 #     feature, and the golden vectors without `alloc`.
 #
 # It reports and never fails: it exits 0 whatever it finds, and prints one
 # line per part starting with "newest dependencies:" (also appended to
 # $NEWEST_DEPS_SUMMARY when set, for .ci/run's closing summary).
-# Compiles in its own target directory inside the scratch copy; about two to
-# three minutes on the 2-core CI machine, each cargo call under a timeout.
+# Compiles in its own target directory inside the scratch copy, from cold:
+# about 2.5 CPU-minutes in all (most of it compiling the test dependencies),
+# so two to three minutes on an idle 2-core machine (5.5 measured with two
+# other builds running); each cargo call is under a timeout.
 #
 #   bash .ci/newest-deps.sh            # from anywhere in the checkout
 #   KEEP_SCRATCH=1 bash .ci/newest-deps.sh   # keep the copy to look into it
@@ -85,7 +89,8 @@ echo
 echo "differential tests against serde_json $sj and rmcp $rm:"
 if DIVERGE_CASES="${DIVERGE_CASES:-5000}" DIVERGE_MUTATIONS="${DIVERGE_MUTATIONS:-10000}" \
     PROPTEST_CASES="${PROPTEST_CASES:-250}" timeout 900 cargo test --features alloc \
-    --test reference --test vectors --test numbers --test rmcp --test one_pass --test encode; then
+    --test reference --test vectors --test numbers --test rmcp --test one_pass --test encode \
+    --test truncation --test fuzz_regressions; then
     with_alloc="PASSED"
 else
     with_alloc="FAILED (see above)"
