@@ -38,7 +38,7 @@ pub enum FrameError {
     /// [`ERROR_TAG`](crate::ERROR_TAG).
     UnknownTag(u8),
     /// The JSON after the tag is not what the reference accepts. Prints as
-    /// the [`BodyError`] alone (`{kind} at byte {offset}`).
+    /// the [`BodyError`] alone.
     Body(BodyError),
 }
 
