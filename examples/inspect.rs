@@ -214,7 +214,7 @@ fn code_name(code: i32) -> &'static str {
 
 /// The error, its offset, and the bytes around it with a caret under the spot.
 fn report(what: &str, bytes: &[u8], e: BodyError) {
-    println!("invalid {what}: {} at byte {}", e.kind(), e.offset());
+    println!("invalid {what}: {e}"); // the error's own line: what, and at which byte
     let from = e.offset().saturating_sub(24);
     let to = (e.offset() + 24).min(bytes.len());
     let mut line = String::new();

@@ -5,6 +5,24 @@
 //! is [`EncodeError`](crate::EncodeError) (in `encode/`), the exchange's are
 //! [`TooLarge`](crate::TooLarge) and [`UnexpectedEvent`](crate::UnexpectedEvent)
 //! (in `exchange/`), each beside the code that returns it.
+//!
+//! # How they print
+//!
+//! One rule for every error of the crate (the Rust error-handling project
+//! group's: an error either prints the error it wraps or returns it from
+//! `source()`, never both): `Display` is the whole message on one line, and
+//! each fact in it is said once. A variant that only carries an error of the
+//! layer below ([`FrameError::Body`], [`EncodeError::Spec`](crate::EncodeError::Spec)) adds no words of
+//! its own: it is transparent, printing the inner error and returning the
+//! inner error's `source()` (as `std::io::Error` does around a custom error,
+//! and thiserror's `#[error(transparent)]`). So `{err}` alone says what and
+//! where (`control character in string at byte 60003`), and a reporter that
+//! walks `source()` (anyhow's `{:#}`) prints each fact once. A summary that
+//! is not an error, such as the relay's
+//! [`RelayEnd`](crate::exchange::RelayEnd), names its case once and then what
+//! the error it carries adds (`malformed frame: control character in string
+//! at byte 60003`; `message larger than the 4096-byte cap`). `tests/display.rs`
+//! pins these lines.
 
 use core::fmt;
 
@@ -20,24 +38,29 @@ pub enum FrameError {
     /// The tag byte was neither [`RESULT_TAG`](crate::RESULT_TAG) nor
     /// [`ERROR_TAG`](crate::ERROR_TAG).
     UnknownTag(u8),
-    /// The JSON after the tag is not what the reference accepts.
+    /// The JSON after the tag is not what the reference accepts. Prints as
+    /// the [`BodyError`] alone.
     Body(BodyError),
 }
 
 impl fmt::Display for FrameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Empty => f.write_str("empty frame: no tag byte"),
+            Self::Empty => f.write_str("empty frame (no tag byte)"),
             Self::UnknownTag(tag) => write!(f, "unknown frame tag {tag} (expected 0 or 1)"),
-            Self::Body(err) => write!(f, "invalid frame body: {err}"),
+            // Transparent: the body error says what and where; "invalid frame
+            // body: " before it would only repeat what its kind already says.
+            Self::Body(err) => fmt::Display::fmt(err, f),
         }
     }
 }
 
 impl core::error::Error for FrameError {
+    /// Transparent for [`Body`](Self::Body) (its `Display` is the body
+    /// error's): the body error's own `source()`, which is `None`.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Body(err) => Some(err),
+            Self::Body(err) => core::error::Error::source(err),
             Self::Empty | Self::UnknownTag(_) => None,
         }
     }

@@ -61,14 +61,26 @@
 //!
 //! # Features
 //!
+//! No feature is on by default, and every feature but `alloc` builds for
+//! bare metal. Without any, the whole codec is there: split, validate, views,
+//! encoders into a buffer, the spec checks, the streaming validators and
+//! reader, and the exchange's [`exchange::PathReader`] and
+//! [`exchange::StreamPath`] (fed chunks you already have).
+//!
 //! * `defmt`: `defmt::Format` for the public types a firmware logs.
-//! * `embedded-io`: `exchange::read_path` over a blocking `embedded_io::Read`,
-//!   and `encode::IoSink`, encoding into any `embedded_io::Write`
-//!   (embedded-io 0.7).
-//! * `embedded-io-async`: `exchange::read_path_async`, over an
-//!   `embedded_io_async::Read`.
+//! * `embedded-io`: over a blocking `embedded_io::Read`,
+//!   `exchange::read_path` (a path's message into a buffer) and
+//!   `exchange::relay` (cut-through into an `embedded_io::Write`, closing
+//!   downstream cleanly only after a valid frame); and `encode::IoSink`,
+//!   encoding into any `embedded_io::Write` (embedded-io 0.7).
+//! * `embedded-io-async`: the same over `embedded_io_async`:
+//!   `exchange::read_path_async` and `exchange::relay_async`.
 //! * `alloc` (host-only: `rmcp` needs `std`): the `diverge_frame::rmcp` module,
-//!   conversions to the `rmcp` types and the reference's owned decode.
+//!   conversions to the `rmcp` types and the reference's owned decode. The
+//!   equivalence is proven against rmcp 3.11.0 and serde_json 1.0.154 (the
+//!   versions `Cargo.lock` holds); `Cargo.toml` asks for them by caret
+//!   requirement, and CI also runs the differential tests against the newest
+//!   versions cargo resolves.
 //!
 //! The minimum supported Rust version is the `rust-version` in `Cargo.toml`.
 

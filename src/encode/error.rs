@@ -27,7 +27,7 @@ pub enum EncodeError {
     /// A number the reference could not decode back (`ttlMs` above
     /// `i64::MAX`).
     OutOfRange,
-    /// Strict mode: a spec check failed.
+    /// Strict mode: a spec check failed. Prints as the [`SpecError`] alone.
     Spec(SpecError),
 }
 
@@ -40,15 +40,18 @@ impl fmt::Display for EncodeError {
             Self::NotAnObject => f.write_str("value must be a JSON object here"),
             Self::TooDeep => f.write_str("value nested deeper than the reference decodes"),
             Self::OutOfRange => f.write_str("number out of the range the reference decodes"),
-            Self::Spec(err) => write!(f, "spec check failed: {err}"),
+            // Transparent: the spec error names the item and the field.
+            Self::Spec(err) => fmt::Display::fmt(err, f),
         }
     }
 }
 
 impl core::error::Error for EncodeError {
+    /// Transparent for [`Spec`](Self::Spec) (its `Display` is the spec
+    /// error's): the spec error's own `source()`, which is `None`.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Spec(err) => Some(err),
+            Self::Spec(err) => core::error::Error::source(err),
             Self::BufferFull
             | Self::Write
             | Self::Serialize

@@ -53,6 +53,19 @@ use diverge_frame::{
 /// Most stack one codec call may use, in bytes (the crate's target).
 const STACK_BOUND: usize = 1024;
 
+// The state sizes the top-level README's streaming table gives for thumbv7m,
+// pinned where they are measured (`tests/sizes.rs` pins the x86-64 ones). No
+// code: a size that moves stops the build, and the table must move with it.
+const _: () = {
+    use core::mem::size_of;
+    use diverge_frame::exchange::StreamPath;
+    use diverge_frame::stream::{FrameValidator, Reader, RequestValidator};
+    assert!(size_of::<FrameValidator>() == 272);
+    assert!(size_of::<RequestValidator>() == 264);
+    assert!(size_of::<Reader<0>>() == 304); // Reader<N>: 304 B + N
+    assert!(size_of::<StreamPath>() == 296);
+};
+
 /// Capacity of the text buffer: the largest vector's text is 9 790 bytes unescaped.
 const TEXT_CAP: usize = 12 * 1024;
 
