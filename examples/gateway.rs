@@ -685,15 +685,17 @@ fn relay(up: &mut TcpStream, down: &mut TcpStream, buf: &mut [u8], cap: usize) -
         // Bounded: every pass reads at least one byte, the cap bounds the
         // bytes accepted, and a silent peer times out.
         let n = match up.read(buf) {
-            Ok(0) => break path.close(),
+            Ok(0) => break path.close().into(),
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => break path.abort(e),
+            // The loop stops at the first refused chunk, so this end is
+            // unanswered (`path.abort(e)` would say the same).
+            Err(e) => break RelayEnd::Unanswered(e),
         };
         read += n;
         let chunk = &buf[..n];
         if let Err(refused) = path.push(chunk) {
-            break refused;
+            break refused.into();
         }
         if let Err(e) = down.write_all(chunk) {
             break RelayEnd::Downstream(e);
@@ -925,7 +927,6 @@ impl Gateway {
                     answer = match end {
                         RelayEnd::Answered(Tag::Result) => Some(Outcome::Result),
                         RelayEnd::Answered(Tag::Error) => Some(Outcome::Error),
-                        RelayEnd::Malformed(_) => Some(Outcome::Malformed),
                         _ => None,
                     };
                     exchange.on(event)
@@ -934,6 +935,9 @@ impl Gateway {
                     let outcome = answer.unwrap_or(Outcome::Failed);
                     return report(outcome, &exchange, notes, None);
                 }
+                // Final: downstream was reset, so the client asks again;
+                // this exchange does not.
+                Status::Malformed => return report(Outcome::Malformed, &exchange, notes, None),
                 Status::NotServed => return report(Outcome::NotServed, &exchange, notes, None),
                 Status::GaveUp => return report(Outcome::GaveUp, &exchange, notes, None),
             };

@@ -11,12 +11,27 @@
 //! | the path                                  | [`PathEnd`]                 | the exchange ([`Status`]) |
 //! |-------------------------------------------|-----------------------------|---------------------------|
 //! | bytes, then a clean close                 | [`PathEnd::Message`]        | [`Status::Answered`]      |
+//! | the same, but not a valid frame (2)       | [`PathEnd::Message`], `decode` fails | [`Status::Malformed`] |
 //! | a clean close with no bytes at all        | [`PathEnd::NotServed`]      | [`Status::NotServed`]     |
 //! | an abrupt end (reset, transport error)    | [`PathEnd::Unanswered`]     | [`Status::AskAgain`] (1)  |
 //! | `/requests` ends before the path opens    | —                           | [`Status::AskAgain`] (1)  |
 //! | more bytes than the buffer holds          | `Err(`[`TooLarge`]`)`       | the caller's to decide    |
 //!
 //! (1) or [`Status::GaveUp`] once the caller's retry bound is spent.
+//! (2) feed [`Event::MalformedMessage`] rather than [`Event::Message`] when
+//! [`PathEnd::decode`] fails.
+//!
+//! # A malformed frame: who asks again
+//!
+//! The spec asks again after an abrupt end, never after a clean close. A
+//! frame that is not valid reaches a client only through a relay, which
+//! aborts the downstream path instead of closing it (see [`StreamPath`]): so
+//! the **client** sees an abrupt end and asks again, through the gateway.
+//! The gateway's own exchange upstream ends in [`Status::Malformed`], a final
+//! status: it does **not** ask again on its own. The server that sent a bad
+//! frame would most likely send it again, the downstream path it would answer
+//! on is already aborted, and the client's new ask starts a new exchange
+//! upstream, so the retries stay bounded by the client's bound alone.
 //!
 //! Bytes followed by an abrupt end are *not* a message: the partial bytes
 //! are dropped and the exchange is unanswered. A message is only handed over
@@ -33,14 +48,16 @@
 //! otherwise (table and relay loop: [`RelayEnd`], module `relay` docs
 //! below), so a client never takes a bad frame for an answer:
 //!
-//! | upstream                                   | [`RelayEnd`]            | downstream              |
-//! |--------------------------------------------|-------------------------|-------------------------|
-//! | a valid frame, then a clean close          | `Answered(tag)`         | close cleanly           |
-//! | a clean close with no bytes                | `NotServed`             | close cleanly, no bytes |
-//! | an abrupt end                              | `Unanswered(cause)`     | abort                   |
-//! | bytes that are not a valid frame           | `Malformed(error)`      | abort                   |
-//! | more bytes than the cap                    | `TooLarge` (the cap)    | abort                   |
-//! | the downstream write failed                | `Downstream(cause)`     | abort                   |
+//! | upstream                                   | [`RelayEnd`]            | downstream              | upstream path  | exchange ([`Status`]) |
+//! |--------------------------------------------|-------------------------|-------------------------|----------------|-----------------------|
+//! | a valid frame, then a clean close          | `Answered(tag)`         | close cleanly           | closed         | `Answered`            |
+//! | a clean close with no bytes                | `NotServed`             | close cleanly, no bytes | closed         | `NotServed`           |
+//! | an abrupt end                              | `Unanswered(cause)`     | abort                   | ended          | `AskAgain`            |
+//! | bytes that are not a valid frame           | `Malformed(error)`      | abort                   | reset it (1)   | `Malformed`           |
+//! | more bytes than the cap                    | `TooLarge` (the cap)    | abort                   | reset it (1)   | the caller's          |
+//! | the downstream write failed                | `Downstream(cause)`     | abort                   | reset it (1)   | the caller's          |
+//!
+//! (1) the relay stopped reading in the middle of the message.
 //!
 //! # Reading a path whole
 //!
@@ -64,18 +81,18 @@
 //! # The exchange as a whole
 //!
 //! [`Exchange`] is a small state machine fed with [`Event`]s. It answers
-//! with a [`Status`]: wait, ask (again), or one of three final outcomes,
-//! [`Status::Answered`], [`Status::NotServed`] and [`Status::GaveUp`] (the
-//! exchange was left unanswered more often than the caller's retry bound
-//! allows). Every transition:
+//! with a [`Status`]: wait, ask (again), or one of four final outcomes,
+//! [`Status::Answered`], [`Status::Malformed`], [`Status::NotServed`] and
+//! [`Status::GaveUp`] (the exchange was left unanswered more often than the
+//! caller's retry bound allows). Every transition:
 //!
-//! | status \ event | `AskSent` | `PathOpened` | `RequestsEnded` | `Message` | `CleanClose` | `PathAborted` |
-//! |----------------|-----------|--------------|-----------------|-----------|--------------|---------------|
-//! | `Ready`        | `Asked`   | ✗            | `Ready`         | ✗         | ✗            | ✗             |
-//! | `Asked`        | ✗         | `PathOpen`   | **retry**       | `Answered`| `NotServed`  | **retry**     |
-//! | `PathOpen`     | ✗         | ✗            | `PathOpen`      | `Answered`| `NotServed`  | **retry**     |
-//! | `AskAgain`     | `Asked`   | ✗            | `AskAgain`      | ✗         | ✗            | ✗             |
-//! | final          | ✗         | ✗            | unchanged       | ✗         | ✗            | ✗             |
+//! | status \ event | `AskSent` | `PathOpened` | `RequestsEnded` | `Message` | `MalformedMessage` | `CleanClose` | `PathAborted` |
+//! |----------------|-----------|--------------|-----------------|-----------|--------------------|--------------|---------------|
+//! | `Ready`        | `Asked`   | ✗            | `Ready`         | ✗         | ✗                  | ✗            | ✗             |
+//! | `Asked`        | ✗         | `PathOpen`   | **retry**       | `Answered`| `Malformed`        | `NotServed`  | **retry**     |
+//! | `PathOpen`     | ✗         | ✗            | `PathOpen`      | `Answered`| `Malformed`        | `NotServed`  | **retry**     |
+//! | `AskAgain`     | `Asked`   | ✗            | `AskAgain`      | ✗         | ✗                  | ✗            | ✗             |
+//! | final          | ✗         | ✗            | unchanged       | ✗         | ✗                  | ✗            | ✗             |
 //!
 //! **retry** is [`Status::AskAgain`] while retries are left, else
 //! [`Status::GaveUp`]. ✗ is an [`UnexpectedEvent`] error, and the status
@@ -110,7 +127,7 @@
 //!     Status::NotServed => println!("the server did not serve it"),
 //!     Status::AskAgain => println!("unanswered: send the ask again"),
 //!     Status::GaveUp => println!("unanswered, and no retries left"),
-//!     Status::Ready | Status::Asked | Status::PathOpen => unreachable!(),
+//!     Status::Ready | Status::Asked | Status::PathOpen | Status::Malformed => unreachable!(),
 //! }
 //! # Ok(())
 //! # }
@@ -127,7 +144,7 @@ mod relay;
 pub use relay::relay;
 #[cfg(feature = "embedded-io-async")]
 pub use relay::relay_async;
-pub use relay::{Downstream, RelayEnd, Relayed, StreamPath};
+pub use relay::{Downstream, Refused, RelayEnd, RelayError, Relayed, StreamEnd, StreamPath};
 
 use crate::error::FrameError;
 use crate::frame::{Frame, RawFrame};
@@ -458,6 +475,10 @@ pub enum Event {
     RequestsEnded,
     /// The path carried one whole message, then closed cleanly.
     Message,
+    /// The path carried bytes that are not a valid frame (a relay refused
+    /// them, or [`Frame::decode`] did once the path closed): see
+    /// [`Status::Malformed`].
+    MalformedMessage,
     /// The path closed cleanly with no message.
     CleanClose,
     /// The path ended abruptly.
@@ -471,6 +492,7 @@ impl fmt::Display for Event {
             Self::PathOpened => "path opened",
             Self::RequestsEnded => "/requests ended",
             Self::Message => "message received",
+            Self::MalformedMessage => "malformed message received",
             Self::CleanClose => "path closed cleanly with no message",
             Self::PathAborted => "path ended abruptly",
         })
@@ -491,6 +513,10 @@ pub enum Status {
     AskAgain,
     /// Final: the path carried the message.
     Answered,
+    /// Final: the path carried bytes that are not a valid frame. This
+    /// exchange does not ask again; a relay has aborted its downstream path,
+    /// so its client asks again (see the [module docs](self)).
+    Malformed,
     /// Final: the path closed cleanly with no message.
     NotServed,
     /// Final: left unanswered once more than the retry bound allows.
@@ -499,10 +525,14 @@ pub enum Status {
 
 impl Status {
     /// Whether the exchange is over ([`Answered`](Self::Answered),
-    /// [`NotServed`](Self::NotServed) or [`GaveUp`](Self::GaveUp)).
+    /// [`Malformed`](Self::Malformed), [`NotServed`](Self::NotServed) or
+    /// [`GaveUp`](Self::GaveUp)).
     #[must_use]
     pub const fn is_final(self) -> bool {
-        matches!(self, Self::Answered | Self::NotServed | Self::GaveUp)
+        matches!(
+            self,
+            Self::Answered | Self::Malformed | Self::NotServed | Self::GaveUp
+        )
     }
 
     /// Whether the caller should send the ask now
@@ -521,6 +551,7 @@ impl fmt::Display for Status {
             Self::PathOpen => "path open",
             Self::AskAgain => "unanswered, ask again",
             Self::Answered => "answered",
+            Self::Malformed => "answered with a malformed frame",
             Self::NotServed => "not served",
             Self::GaveUp => "unanswered, retries exhausted",
         })
@@ -607,6 +638,7 @@ impl Exchange {
                 self.unanswered()
             }
             (S::Asked | S::PathOpen, E::Message) => S::Answered,
+            (S::Asked | S::PathOpen, E::MalformedMessage) => S::Malformed,
             (S::Asked | S::PathOpen, E::CleanClose) => S::NotServed,
             // Once the path is open, or before/after any ask, `/requests`
             // ending changes nothing.
@@ -641,11 +673,12 @@ mod tests {
 
     use super::*;
 
-    const ALL_EVENTS: [Event; 6] = [
+    const ALL_EVENTS: [Event; 7] = [
         Event::AskSent,
         Event::PathOpened,
         Event::RequestsEnded,
         Event::Message,
+        Event::MalformedMessage,
         Event::CleanClose,
         Event::PathAborted,
     ];
@@ -660,6 +693,7 @@ mod tests {
             Status::PathOpen => &[Event::AskSent, Event::PathOpened],
             Status::AskAgain => &[Event::AskSent, Event::PathAborted],
             Status::Answered => &[Event::AskSent, Event::PathOpened, Event::Message],
+            Status::Malformed => &[Event::AskSent, Event::PathOpened, Event::MalformedMessage],
             Status::NotServed => &[Event::AskSent, Event::PathOpened, Event::CleanClose],
             Status::GaveUp => {
                 x = Exchange::new(0);
@@ -684,6 +718,7 @@ mod tests {
                 Some(S::AskAgain)
             }
             (S::Asked | S::PathOpen, E::Message) => Some(S::Answered),
+            (S::Asked | S::PathOpen, E::MalformedMessage) => Some(S::Malformed),
             (S::Asked | S::PathOpen, E::CleanClose) => Some(S::NotServed),
             (s, E::RequestsEnded) => Some(s),
             _ => None,
@@ -698,6 +733,7 @@ mod tests {
             Status::PathOpen,
             Status::AskAgain,
             Status::Answered,
+            Status::Malformed,
             Status::NotServed,
             Status::GaveUp,
         ];
@@ -720,7 +756,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 42);
+        assert_eq!(checked, 56);
     }
 
     #[test]
@@ -731,6 +767,20 @@ mod tests {
         assert_eq!(x.on(Event::Message), Ok(Status::Answered));
         assert!(x.status().is_final());
         assert_eq!(x.retries(), 0);
+    }
+
+    #[test]
+    fn a_malformed_message_is_final_and_not_asked_again() {
+        let mut x = Exchange::new(5);
+        x.on(Event::AskSent).unwrap();
+        assert_eq!(x.on(Event::MalformedMessage), Ok(Status::Malformed));
+        assert!(x.status().is_final());
+        assert!(!x.status().needs_ask());
+        assert_eq!(
+            x.on(Event::AskSent),
+            Err(UnexpectedEvent::new(Event::AskSent, Status::Malformed))
+        );
+        assert_eq!(x.asks(), 1);
     }
 
     #[test]
