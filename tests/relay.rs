@@ -166,11 +166,7 @@ fn a_frame_larger_than_the_buffer_is_forwarded_whole_then_closed_cleanly() {
     let frame = big_text(1 << 20);
     assert!(Frame::decode(&frame).is_ok());
     for step in [1000, 4096, 65536] {
-        let (r, got, flushed) = both(
-            || Upstream::new(frame.clone(), step),
-            Down::default,
-            None,
-        );
+        let (r, got, flushed) = both(|| Upstream::new(frame.clone(), step), Down::default, None);
         assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
         assert_eq!(r.end.downstream(), Downstream::Close);
         assert_eq!(r.end.event(), Some(Event::Message));
@@ -194,11 +190,7 @@ fn a_frame_that_turns_bad_after_512_kib_is_aborted_before_the_bad_chunk() {
         want,
         FrameError::Body(BodyError::new(BodyErrorKind::ControlCharacterInString, bad))
     );
-    let (r, got, flushed) = both(
-        || Upstream::new(frame.clone(), 4096),
-        Down::default,
-        None,
-    );
+    let (r, got, flushed) = both(|| Upstream::new(frame.clone(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::Malformed(want));
     assert_eq!(r.end.downstream(), Downstream::Abort);
     assert!(
@@ -215,11 +207,7 @@ fn a_frame_cut_short_then_closed_cleanly_is_malformed_not_answered() {
     let frame = big_text(100_000);
     let cut = frame[..frame.len() - 3].to_vec();
     let want = Frame::decode(&cut).unwrap_err();
-    let (r, got, _) = both(
-        || Upstream::new(cut.clone(), 4096),
-        Down::default,
-        None,
-    );
+    let (r, got, _) = both(|| Upstream::new(cut.clone(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::Malformed(want));
     assert_eq!(r.end.downstream(), Downstream::Abort);
     assert!(got == cut, "every chunk was valid so far and went on");
@@ -229,11 +217,7 @@ fn a_frame_cut_short_then_closed_cleanly_is_malformed_not_answered() {
 fn a_wrong_tag_forwards_nothing() {
     let mut frame = big_text(10_000);
     frame[0] = 7;
-    let (r, got, _) = both(
-        || Upstream::new(frame.clone(), 4096),
-        Down::default,
-        None,
-    );
+    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::Malformed(FrameError::UnknownTag(7)));
     assert!(got.is_empty());
 }
@@ -254,11 +238,7 @@ fn an_upstream_abort_is_unanswered_and_aborts_downstream() {
 
 #[test]
 fn a_clean_close_with_no_bytes_is_not_served() {
-    let (r, got, _) = both(
-        || Upstream::new(Vec::new(), 4096),
-        Down::default,
-        None,
-    );
+    let (r, got, _) = both(|| Upstream::new(Vec::new(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::NotServed);
     assert_eq!(r.end.downstream(), Downstream::Close);
     assert_eq!(r.end.event(), Some(Event::CleanClose));
@@ -377,7 +357,12 @@ fn forwarded_counts_partial_writes_before_a_downstream_failure() {
         got: Vec::new(),
         limit: usize::MAX,
     };
-    let r = relay(&mut Upstream::new(frame.clone(), 700), &mut d, &mut [0u8; 64], None);
+    let r = relay(
+        &mut Upstream::new(frame.clone(), 700),
+        &mut d,
+        &mut [0u8; 64],
+        None,
+    );
     assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
     assert_eq!(r.forwarded, frame.len());
     assert!(d.got == frame);
@@ -443,14 +428,19 @@ fn a_malformed_relay_leaves_the_exchange_malformed_not_answered() {
 
 #[test]
 fn the_bad_ends_are_errors_for_question_mark() {
-    fn relayed(frame: &[u8], cap: Option<usize>) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
+    fn relayed(
+        frame: &[u8],
+        cap: Option<usize>,
+    ) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
         let mut path = StreamPath::capped(cap);
         for c in frame.chunks(7) {
             path.push(c)?;
         }
         Ok(path.close().into_result()?)
     }
-    fn over_transports(end: RelayEnd<Broken, Broken>) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
+    fn over_transports(
+        end: RelayEnd<Broken, Broken>,
+    ) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
         Ok(end.into_result()?)
     }
     let frame = big_text(1000);

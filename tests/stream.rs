@@ -679,6 +679,11 @@ fn string_fields_open_with_a_start_and_pieces_are_never_empty() {
     );
     assert_eq!(
         event_list(b"\x01{\"code\":1,\"message\":\"m\"}", 64),
-        ["Code(1)", "MessageStart", "Message(\"m\")", "FrameEnd(Error)"]
+        [
+            "Code(1)",
+            "MessageStart",
+            "Message(\"m\")",
+            "FrameEnd(Error)"
+        ]
     );
 }
