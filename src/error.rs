@@ -332,6 +332,42 @@ impl fmt::Display for TooLarge {
 
 impl core::error::Error for TooLarge {}
 
+/// Why [`decode_ask`](crate::exchange::decode_ask) refused a message on
+/// `/requests` as a read-resource ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AskError {
+    /// The message has no bytes, so no kind byte.
+    Empty,
+    /// The kind byte is not
+    /// [`READ_RESOURCE_KIND`](crate::exchange::READ_RESOURCE_KIND): another
+    /// kind of ask, whose payload is not a read-resource request.
+    Kind(u8),
+    /// The request JSON after the kind byte is not what the reference
+    /// accepts; the offset counts from the kind byte (the JSON's first byte
+    /// is at offset 1), as a frame's counts from its tag byte.
+    Body(BodyError),
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("empty ask: no kind byte"),
+            Self::Kind(kind) => write!(f, "ask of kind {kind}, not a read-resource ask (kind 3)"),
+            Self::Body(err) => write!(f, "invalid read-resource request: {err}"),
+        }
+    }
+}
+
+impl core::error::Error for AskError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Body(err) => Some(err),
+            Self::Empty | Self::Kind(_) => None,
+        }
+    }
+}
+
 /// An [`Event`] that cannot happen in the exchange's current [`Status`]
 /// (a path before any ask, a second ask while one is out, anything but
 /// `/requests` ending after the end). The exchange is left unchanged.

@@ -99,7 +99,7 @@ mod view;
 
 pub use blob::Base64Error;
 pub use error::{
-    BodyError, BodyErrorKind, EncodeError, FrameError, Limit, TooLarge, UnexpectedEvent,
+    AskError, BodyError, BodyErrorKind, EncodeError, FrameError, Limit, TooLarge, UnexpectedEvent,
 };
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, Members, RawJson};

@@ -4,7 +4,8 @@
 //! # The rules (provider protocol 2.3.0, `/mcp/read-resource/{channel}`)
 //!
 //! The ask is kind [`READ_RESOURCE_KIND`] (`3`) on `/requests`, its payload
-//! the request JSON. The server answers on `/mcp/read-resource/{channel}` with
+//! the request JSON ([`ask_encoder`] and [`encode_ask`] write it,
+//! [`decode_ask`] splits and checks it). The server answers on `/mcp/read-resource/{channel}` with
 //! **exactly one message** and closes the path. How the path ends is part of
 //! the answer:
 //!
@@ -137,7 +138,7 @@
 
 use core::fmt;
 
-pub use crate::error::{Limit, TooLarge, UnexpectedEvent};
+pub use crate::error::{AskError, Limit, TooLarge, UnexpectedEvent};
 
 mod relay;
 #[cfg(feature = "embedded-io")]
@@ -146,12 +147,103 @@ pub use relay::relay;
 pub use relay::relay_async;
 pub use relay::{Downstream, Refused, RelayEnd, RelayError, Relayed, StreamEnd, StreamPath};
 
-use crate::error::FrameError;
+use crate::encode::{RequestEncoder, Sink, encode_request_view};
+use crate::error::{EncodeError, FrameError};
 use crate::frame::{Frame, RawFrame};
+use crate::view::request::RequestView;
 
 /// The kind byte of a read-resource ask on `/requests`; the request JSON
 /// follows it to the end of the message.
 pub const READ_RESOURCE_KIND: u8 = 3;
+
+/// Starts an ask on `/requests`: writes the kind byte
+/// [`READ_RESOURCE_KIND`], then gives the [`RequestEncoder`] for the request
+/// JSON behind it. Its [`finish`](RequestEncoder::finish) counts the kind
+/// byte too, so `&buf[..n]` is the whole message: `3`, then exactly what
+/// `serde_json::to_vec` writes for the equal `ReadResourceRequestParams`.
+///
+/// # Errors
+///
+/// The sink's error ([`EncodeError::BufferFull`], [`EncodeError::Write`]).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{ask_encoder, decode_ask};
+///
+/// let mut buf = [0u8; 64];
+/// let n = ask_encoder(&mut buf[..])?.uri("docs://readme")?.finish()?;
+/// assert_eq!(&buf[..n], b"\x03{\"uri\":\"docs://readme\"}");
+/// assert_eq!(decode_ask(&buf[..n])?.uri(), "docs://readme");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn ask_encoder<S: Sink>(sink: S) -> Result<RequestEncoder<S>, EncodeError> {
+    RequestEncoder::prefixed(sink, &[READ_RESOURCE_KIND])
+}
+
+/// Writes a decoded request as an ask on `/requests`: the kind byte
+/// [`READ_RESOURCE_KIND`], then the request re-emitted canonically by
+/// [`encode_request_view`] (what `serde_json::to_vec` writes for the
+/// `ReadResourceRequestParams` the reference decodes). Returns the bytes
+/// written, the kind byte included: a gateway forwarding a client's ask
+/// upstream.
+///
+/// # Errors
+///
+/// The sink's error; the sink then holds an unfinished ask.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{decode_ask, encode_ask};
+///
+/// let client = b"\x03 { \"uri\" : \"docs:\\/\\/a\" } ";
+/// let request = decode_ask(client)?;
+/// let mut buf = [0u8; 64];
+/// let n = encode_ask(&request, &mut buf[..])?;
+/// assert_eq!(&buf[..n], b"\x03{\"uri\":\"docs://a\"}");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn encode_ask<S: Sink>(request: &RequestView<'_>, mut sink: S) -> Result<usize, EncodeError> {
+    sink.write(&[READ_RESOURCE_KIND])?;
+    Ok(encode_request_view(request, &mut sink)? + 1)
+}
+
+/// Splits a message from `/requests` into its kind and its request: the
+/// kind byte must be [`READ_RESOURCE_KIND`], and the request JSON (validated
+/// as [`RequestView::decode`] does, the reference's
+/// `serde_json::from_slice::<ReadResourceRequestParams>`) runs to the end of
+/// the message. Borrowed, no heap.
+///
+/// # Errors
+///
+/// [`AskError::Empty`] for no bytes, [`AskError::Kind`] with the kind byte
+/// when it is not [`READ_RESOURCE_KIND`] (the payload is then left alone), or
+/// [`AskError::Body`] with the request's error, its offset counted from the
+/// kind byte.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::decode_ask;
+/// use diverge_frame::{AskError, BodyErrorKind};
+///
+/// let request = decode_ask(b"\x03{\"uri\":\"docs://a\",\"_meta\":{\"progressToken\":1}}")?;
+/// assert_eq!(request.uri(), "docs://a");
+///
+/// assert_eq!(decode_ask(b""), Err(AskError::Empty));
+/// assert_eq!(decode_ask(b"\x02{\"uri\":\"docs://a\"}"), Err(AskError::Kind(2)));
+/// let Err(AskError::Body(e)) = decode_ask(b"\x03{\"url\":1}") else { unreachable!() };
+/// assert_eq!(e.kind(), BodyErrorKind::MissingField);
+/// # Ok::<(), AskError>(())
+/// ```
+pub fn decode_ask(message: &[u8]) -> Result<RequestView<'_>, AskError> {
+    let (&kind, json) = message.split_first().ok_or(AskError::Empty)?;
+    if kind != READ_RESOURCE_KIND {
+        return Err(AskError::Kind(kind));
+    }
+    RequestView::decode(json).map_err(|e| AskError::Body(e.shifted(1)))
+}
 
 /// How a path ended, when its message (if any) fitted the buffer.
 ///
