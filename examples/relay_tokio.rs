@@ -14,6 +14,8 @@
 //! cargo run --release --example relay_tokio --features embedded-io-async
 //! ```
 
+#![allow(clippy::indexing_slicing)]
+
 use std::io;
 use std::process::ExitCode;
 use std::time::Duration;
