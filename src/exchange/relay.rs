@@ -358,12 +358,12 @@ impl fmt::Display for StreamEnd {
 ///
 /// [`push`](Self::push) refuses a chunk with a [`Refused`];
 /// [`close`](Self::close) gives a [`StreamEnd`]; both convert into any
-/// [`RelayEnd`] with `From`, and neither needs a type annotation. Both are
-/// errors for `?` ([`Refused`], and [`StreamEnd::into_result`]).
+/// [`RelayEnd`] with `From`, and neither needs a type annotation. `?` works
+/// on both ([`Refused`] is an error; [`StreamEnd::into_result`] gives one).
 ///
 /// `close` and `abort` take the path by value, as the validators'
-/// `finish` does: it is a few hundred bytes (a [`FrameValidator`] and two
-/// counters; the [`stream`](crate::stream) module docs say where the line
+/// `finish` does: it is a few hundred bytes (a [`FrameValidator`], two
+/// counters and the refusal; the [`stream`](crate::stream) module docs say where the line
 /// is drawn).
 ///
 /// # Example: a relay loop to copy into a firmware

@@ -22,8 +22,8 @@
 //! the end consumes the validator, so nothing can be fed after it, and the
 //! type says so. They are a few hundred bytes (the README's state table), as
 //! is [`StreamPath`](crate::exchange::StreamPath), which wraps one
-//! `FrameValidator` and two counters, so its `close` and `abort` take `self`
-//! too. [`Reader::finish`] takes `&mut self` instead: the reader carries its
+//! `FrameValidator`, two counters and its refusal, so its `close` and
+//! `abort` take `self` too. [`Reader::finish`] takes `&mut self` instead: the reader carries its
 //! `N`-byte blob buffer (the firmware's reader keeps 1.5 KiB there, and a
 //! reader can hold 2 KiB and more), and a by-value `finish` may copy the
 //! whole value onto a microcontroller's stack at the one moment the
