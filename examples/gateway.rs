@@ -79,10 +79,10 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use diverge_frame::exchange::{
-    Downstream, Event, Exchange, READ_RESOURCE_KIND, RelayEnd, Status, StreamPath,
+    Downstream, Event, Exchange, RelayEnd, Status, StreamPath, ask_encoder, decode_ask,
 };
 use diverge_frame::stream::FrameValidator;
-use diverge_frame::{BodyErrorKind, Frame, FrameError, RequestView, Tag};
+use diverge_frame::{BodyErrorKind, Frame, FrameError, Tag};
 use rmcp::ErrorData;
 use rmcp::model::{ErrorCode, ReadResourceResult, ResourceContents};
 
@@ -492,10 +492,8 @@ fn provider(
                 }
                 break 'asks;
             };
-            let Some((&READ_RESOURCE_KIND, json)) = ask.split_first() else {
-                return Err(io::Error::other("an ask that is not kind 3"));
-            };
-            let request = RequestView::decode(json).map_err(io::Error::other)?;
+            // The kind byte and the request JSON, checked as the reference does.
+            let request = decode_ask(&ask).map_err(io::Error::other)?;
             let index = table
                 .iter()
                 .position(|r| request.uri() == r.uri)
@@ -685,15 +683,17 @@ fn relay(up: &mut TcpStream, down: &mut TcpStream, buf: &mut [u8], cap: usize) -
         // Bounded: every pass reads at least one byte, the cap bounds the
         // bytes accepted, and a silent peer times out.
         let n = match up.read(buf) {
-            Ok(0) => break path.close(),
+            Ok(0) => break path.close().into(),
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => break path.abort(e),
+            // The loop stops at the first refused chunk, so this end is
+            // unanswered (`path.abort(e)` would say the same).
+            Err(e) => break RelayEnd::Unanswered(e),
         };
         read += n;
         let chunk = &buf[..n];
         if let Err(refused) = path.push(chunk) {
-            break refused;
+            break refused.into();
         }
         if let Err(e) = down.write_all(chunk) {
             break RelayEnd::Downstream(e);
@@ -726,13 +726,18 @@ impl Gateway {
             }));
             self.requests = Some(conn);
         }
-        let json = format!("{{\"uri\":{}}}", serde_json::to_string(uri).expect("JSON"));
-        let len = u32::try_from(json.len() + 1).map_err(io::Error::other)?;
-        let mut ask = Vec::with_capacity(json.len() + 9);
-        ask.extend_from_slice(&channel.to_be_bytes());
-        ask.extend_from_slice(&len.to_be_bytes());
-        ask.push(READ_RESOURCE_KIND);
-        ask.extend_from_slice(json.as_bytes());
+        // channel u32 | length u32 | the ask: kind 3, then the request JSON
+        // (what serde_json writes for rmcp's params), written in place.
+        let mut ask = vec![0u8; 8 + 1 + 16 + 6 * uri.len()];
+        let (head, body) = ask.split_at_mut(8);
+        let n = ask_encoder(body)
+            .and_then(|request| request.uri(uri))
+            .and_then(|request| request.finish())
+            .map_err(io::Error::other)?;
+        let len = u32::try_from(n).map_err(io::Error::other)?;
+        head[..4].copy_from_slice(&channel.to_be_bytes());
+        head[4..].copy_from_slice(&len.to_be_bytes());
+        ask.truncate(8 + n);
         match &mut self.requests {
             Some(conn) => conn.write_all(&ask),
             None => Err(io::Error::other("no /requests connection")),
@@ -925,7 +930,6 @@ impl Gateway {
                     answer = match end {
                         RelayEnd::Answered(Tag::Result) => Some(Outcome::Result),
                         RelayEnd::Answered(Tag::Error) => Some(Outcome::Error),
-                        RelayEnd::Malformed(_) => Some(Outcome::Malformed),
                         _ => None,
                     };
                     exchange.on(event)
@@ -934,6 +938,9 @@ impl Gateway {
                     let outcome = answer.unwrap_or(Outcome::Failed);
                     return report(outcome, &exchange, notes, None);
                 }
+                // Final: downstream was reset, so the client asks again;
+                // this exchange does not.
+                Status::Malformed => return report(Outcome::Malformed, &exchange, notes, None),
                 Status::NotServed => return report(Outcome::NotServed, &exchange, notes, None),
                 Status::GaveUp => return report(Outcome::GaveUp, &exchange, notes, None),
             };

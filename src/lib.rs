@@ -112,7 +112,7 @@ mod view;
 pub use blob::Base64Error;
 pub use encode::EncodeError;
 pub use error::{BodyError, BodyErrorKind, FrameError};
-pub use exchange::{Limit, TooLarge, UnexpectedEvent};
+pub use exchange::{AskError, Limit, TooLarge, UnexpectedEvent};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};
 pub use spec::{SpecError, SpecErrorKind};

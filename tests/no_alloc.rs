@@ -108,7 +108,7 @@ fn streaming_validators_and_reader_allocate_nothing() {
                     let mut v = FrameValidator::new();
                     let fed: Result<(), _> = bytes.chunks(chunk).try_for_each(|c| v.feed(c));
                     let ok = usize::from(fed.and_then(|()| v.finish().map(|_| ())).is_ok());
-                    let mut r = Reader::<64>::new();
+                    let mut r = Reader::<64>::sized();
                     let mut seen = 0usize;
                     let mut on = |e: Event<'_>| {
                         seen += match e {

@@ -8,7 +8,8 @@ use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 
 use diverge_frame::exchange::{
-    Downstream, Event, Exchange, RelayEnd, Relayed, Status, StreamPath, relay, relay_async,
+    Downstream, Event, Exchange, Refused, RelayEnd, RelayError, Relayed, Status, StreamEnd,
+    StreamPath, relay, relay_async,
 };
 use diverge_frame::{BodyError, BodyErrorKind, Frame, FrameError, Limit, Tag};
 
@@ -147,7 +148,7 @@ fn big_text(len: usize) -> Vec<u8> {
 fn both(
     up: impl Fn() -> Upstream,
     down: impl Fn() -> Down,
-    cap: usize,
+    cap: Option<usize>,
 ) -> (Relayed<Broken, Broken>, Vec<u8>, bool) {
     let mut buf = [0u8; 4096];
     let (mut u, mut d) = (up(), down());
@@ -165,11 +166,7 @@ fn a_frame_larger_than_the_buffer_is_forwarded_whole_then_closed_cleanly() {
     let frame = big_text(1 << 20);
     assert!(Frame::decode(&frame).is_ok());
     for step in [1000, 4096, 65536] {
-        let (r, got, flushed) = both(
-            || Upstream::new(frame.clone(), step),
-            Down::default,
-            usize::MAX,
-        );
+        let (r, got, flushed) = both(|| Upstream::new(frame.clone(), step), Down::default, None);
         assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
         assert_eq!(r.end.downstream(), Downstream::Close);
         assert_eq!(r.end.event(), Some(Event::Message));
@@ -193,11 +190,7 @@ fn a_frame_that_turns_bad_after_512_kib_is_aborted_before_the_bad_chunk() {
         want,
         FrameError::Body(BodyError::new(BodyErrorKind::ControlCharacterInString, bad))
     );
-    let (r, got, flushed) = both(
-        || Upstream::new(frame.clone(), 4096),
-        Down::default,
-        usize::MAX,
-    );
+    let (r, got, flushed) = both(|| Upstream::new(frame.clone(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::Malformed(want));
     assert_eq!(r.end.downstream(), Downstream::Abort);
     assert!(
@@ -214,11 +207,7 @@ fn a_frame_cut_short_then_closed_cleanly_is_malformed_not_answered() {
     let frame = big_text(100_000);
     let cut = frame[..frame.len() - 3].to_vec();
     let want = Frame::decode(&cut).unwrap_err();
-    let (r, got, _) = both(
-        || Upstream::new(cut.clone(), 4096),
-        Down::default,
-        usize::MAX,
-    );
+    let (r, got, _) = both(|| Upstream::new(cut.clone(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::Malformed(want));
     assert_eq!(r.end.downstream(), Downstream::Abort);
     assert!(got == cut, "every chunk was valid so far and went on");
@@ -228,11 +217,7 @@ fn a_frame_cut_short_then_closed_cleanly_is_malformed_not_answered() {
 fn a_wrong_tag_forwards_nothing() {
     let mut frame = big_text(10_000);
     frame[0] = 7;
-    let (r, got, _) = both(
-        || Upstream::new(frame.clone(), 4096),
-        Down::default,
-        usize::MAX,
-    );
+    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::Malformed(FrameError::UnknownTag(7)));
     assert!(got.is_empty());
 }
@@ -244,7 +229,7 @@ fn an_upstream_abort_is_unanswered_and_aborts_downstream() {
         abort_after: Some(50_000),
         ..Upstream::new(frame.clone(), 4096)
     };
-    let (r, got, _) = both(up, Down::default, usize::MAX);
+    let (r, got, _) = both(up, Down::default, None);
     assert_eq!(r.end, RelayEnd::Unanswered(Broken));
     assert_eq!(r.end.downstream(), Downstream::Abort);
     assert_eq!(r.end.event(), Some(Event::PathAborted));
@@ -253,11 +238,7 @@ fn an_upstream_abort_is_unanswered_and_aborts_downstream() {
 
 #[test]
 fn a_clean_close_with_no_bytes_is_not_served() {
-    let (r, got, _) = both(
-        || Upstream::new(Vec::new(), 4096),
-        Down::default,
-        usize::MAX,
-    );
+    let (r, got, _) = both(|| Upstream::new(Vec::new(), 4096), Down::default, None);
     assert_eq!(r.end, RelayEnd::NotServed);
     assert_eq!(r.end.downstream(), Downstream::Close);
     assert_eq!(r.end.event(), Some(Event::CleanClose));
@@ -268,7 +249,11 @@ fn a_clean_close_with_no_bytes_is_not_served() {
 fn the_cap_bounds_the_message_not_the_buffer() {
     let frame = big_text(300_000);
     let cap = 200_000;
-    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), Down::default, cap);
+    let (r, got, _) = both(
+        || Upstream::new(frame.clone(), 4096),
+        Down::default,
+        Some(cap),
+    );
     let RelayEnd::TooLarge(e) = r.end else {
         panic!("{:?}", r.end)
     };
@@ -280,7 +265,7 @@ fn the_cap_bounds_the_message_not_the_buffer() {
     let (r, got, _) = both(
         || Upstream::new(frame.clone(), 4096),
         Down::default,
-        frame.len(),
+        Some(frame.len()),
     );
     assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
     assert_eq!(got.len(), frame.len());
@@ -293,10 +278,94 @@ fn a_downstream_failure_is_reported_and_aborts() {
         fail_after: Some(10_000),
         ..Down::default()
     };
-    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), down, usize::MAX);
+    let (r, got, _) = both(|| Upstream::new(frame.clone(), 4096), down, None);
     assert_eq!(r.end, RelayEnd::Downstream(Broken));
     assert_eq!(r.end.downstream(), Downstream::Abort);
     assert!(got.len() <= 10_000);
+}
+
+/// Downstream that accepts at most 3 bytes per `write`, and fails once
+/// `limit` bytes were written.
+struct Trickle {
+    got: Vec<u8>,
+    limit: usize,
+}
+
+impl Trickle {
+    fn write_some(&mut self, buf: &[u8]) -> Result<usize, Broken> {
+        if self.got.len() >= self.limit {
+            return Err(Broken);
+        }
+        let n = buf.len().min(3).min(self.limit - self.got.len());
+        self.got.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl embedded_io::ErrorType for Trickle {
+    type Error = Broken;
+}
+impl embedded_io::Write for Trickle {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, Broken> {
+        self.write_some(buf)
+    }
+    fn flush(&mut self) -> Result<(), Broken> {
+        Ok(())
+    }
+}
+impl embedded_io_async::Write for Trickle {
+    async fn write(&mut self, buf: &[u8]) -> Result<usize, Broken> {
+        self.write_some(buf)
+    }
+    async fn flush(&mut self) -> Result<(), Broken> {
+        Ok(())
+    }
+}
+
+#[test]
+fn forwarded_counts_partial_writes_before_a_downstream_failure() {
+    let frame = big_text(10_000);
+    for limit in [0, 1, 20, 4096, 5000] {
+        let mut buf = [0u8; 4096];
+        let mut d = Trickle {
+            got: Vec::new(),
+            limit,
+        };
+        let r = relay(
+            &mut Upstream::new(frame.clone(), 4096),
+            &mut d,
+            &mut buf,
+            None,
+        );
+        assert_eq!(r.end, RelayEnd::Downstream(Broken));
+        assert_eq!(r.forwarded, limit, "bytes the writer accepted");
+        assert!(d.got == frame[..limit]);
+        let mut d2 = Trickle {
+            got: Vec::new(),
+            limit,
+        };
+        let r2 = block_on(relay_async(
+            &mut Upstream::new(frame.clone(), 4096),
+            &mut d2,
+            &mut buf,
+            None,
+        ));
+        assert_eq!(r2, r);
+    }
+    // A writer of 3 bytes a call that does not fail gets the frame whole.
+    let mut d = Trickle {
+        got: Vec::new(),
+        limit: usize::MAX,
+    };
+    let r = relay(
+        &mut Upstream::new(frame.clone(), 700),
+        &mut d,
+        &mut [0u8; 64],
+        None,
+    );
+    assert_eq!(r.end, RelayEnd::Answered(Tag::Result));
+    assert_eq!(r.forwarded, frame.len());
+    assert!(d.got == frame);
 }
 
 #[test]
@@ -306,14 +375,97 @@ fn push_api_verdicts_drive_the_exchange() {
     x.on(Event::AskSent).unwrap();
     let mut path = StreamPath::new();
     for chunk in frame.chunks(999) {
-        path.push::<(), ()>(chunk).unwrap();
+        // No annotation: the push API has no transport types.
+        if path.push(chunk).is_err() {
+            break;
+        }
     }
     assert_eq!(path.len(), frame.len());
-    let end: RelayEnd = path.close();
+    let end = path.close();
+    assert_eq!(end, StreamEnd::Answered(Tag::Result));
+    assert_eq!(end.downstream(), Downstream::Close);
     assert_eq!(x.on(end.event().unwrap()), Ok(Status::Answered));
+    let wide: RelayEnd<std::io::Error, Broken> = end.into();
+    assert!(matches!(wide, RelayEnd::Answered(Tag::Result)));
+
     // After a refusal, every push gives it again and close keeps it.
     let mut path = StreamPath::new();
-    let first = path.push::<(), ()>(b"\x00[1").unwrap_err();
-    assert_eq!(path.push::<(), ()>(b"}"), Err(first));
-    assert_eq!(path.close::<(), ()>(), first);
+    let first = path.push(b"\x00[1").unwrap_err();
+    assert!(matches!(first, Refused::Malformed(_)));
+    assert_eq!(path.push(b"}"), Err(first));
+    assert_eq!(path.clone().abort(Broken), RelayEnd::from(first));
+    assert_eq!(path.close(), StreamEnd::from(first));
+    // Without a refusal, abort is unanswered with the cause.
+    let mut path = StreamPath::with_cap(10);
+    path.push(b"\x00{").unwrap();
+    let end = path.abort(Broken);
+    assert_eq!(end, RelayEnd::Unanswered(Broken));
+    assert_eq!(end.downstream(), Downstream::Abort);
+    assert_eq!(end.event(), Some(Event::PathAborted));
+}
+
+#[test]
+fn a_malformed_relay_leaves_the_exchange_malformed_not_answered() {
+    let mut frame = big_text(20_000);
+    frame[10_000] = 0x01;
+    let (r, _, _) = both(|| Upstream::new(frame.clone(), 4096), Down::default, None);
+    assert!(matches!(r.end, RelayEnd::Malformed(_)));
+    assert_eq!(r.end.event(), Some(Event::MalformedMessage));
+    let mut x = Exchange::new(3);
+    x.on(Event::AskSent).unwrap();
+    x.on(Event::PathOpened).unwrap();
+    let status = x.on(r.end.event().unwrap()).unwrap();
+    assert_eq!(status, Status::Malformed);
+    assert!(status.is_final() && !status.needs_ask());
+    // The push API says the same.
+    let mut path = StreamPath::new();
+    let end = frame
+        .chunks(4096)
+        .find_map(|c| path.push(c).err())
+        .map_or_else(|| path.clone().close(), StreamEnd::from);
+    assert_eq!(end.event(), Some(Event::MalformedMessage));
+}
+
+#[test]
+fn the_bad_ends_are_errors_for_question_mark() {
+    fn relayed(
+        frame: &[u8],
+        cap: Option<usize>,
+    ) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
+        let mut path = StreamPath::capped(cap);
+        for c in frame.chunks(7) {
+            path.push(c)?;
+        }
+        Ok(path.close().into_result()?)
+    }
+    fn over_transports(
+        end: RelayEnd<Broken, Broken>,
+    ) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
+        Ok(end.into_result()?)
+    }
+    let frame = big_text(1000);
+    assert_eq!(relayed(&frame, None).unwrap(), Some(Tag::Result));
+    assert_eq!(relayed(b"", None).unwrap(), None);
+    let e = relayed(&frame[..500], None).unwrap_err();
+    assert!(e.to_string().starts_with("malformed frame: "), "{e}");
+    assert!(e.source().is_some(), "the frame error is its source");
+    let e = relayed(&frame, Some(100)).unwrap_err();
+    assert_eq!(e.to_string(), "message larger than the 100-byte cap");
+
+    assert_eq!(over_transports(RelayEnd::NotServed).unwrap(), None);
+    for end in [
+        RelayEnd::Unanswered(Broken),
+        RelayEnd::Downstream(Broken),
+        RelayEnd::Malformed(FrameError::Empty),
+    ] {
+        assert_eq!(end.downstream(), Downstream::Abort);
+        let err = end.into_result().unwrap_err();
+        assert_eq!(err.downstream(), Downstream::Abort);
+        assert_eq!(err.to_string(), end.to_string());
+        assert!(over_transports(end).is_err());
+    }
+    assert_eq!(
+        RelayEnd::<Broken, Broken>::Unanswered(Broken).into_result(),
+        Err(RelayError::Unanswered(Broken))
+    );
 }

@@ -295,13 +295,33 @@ fn reader<const N: usize>(chunks: &[&[u8]]) -> (Result<Tag, FrameError>, Read) {
     let mut ended = None;
     let mut on = |e: Event<'_>| {
         assert!(ended.is_none(), "{e:?} after the frame's end");
+        let empty = match e {
+            Event::ResultType(p)
+            | Event::Uri(p)
+            | Event::MimeType(p)
+            | Event::Text(p)
+            | Event::Message(p) => p.is_empty(),
+            Event::Meta(p) | Event::ItemMeta(p) | Event::Data(p) | Event::Blob(p) => p.is_empty(),
+            _ => false,
+        };
+        assert!(!empty, "an empty piece: {e:?}");
         match e {
-            Event::ResultType(p) => read.result_type.get_or_insert_default().push_str(p),
+            Event::ResultTypeStart => read.result_type = Some(String::new()),
+            Event::ResultType(p) => read
+                .result_type
+                .as_mut()
+                .expect("piece before ResultTypeStart")
+                .push_str(p),
             Event::TtlMs(v) => read.ttl = v,
             Event::CacheScope(v) => read.scope = v,
             Event::Meta(p) => read.meta.get_or_insert_default().extend_from_slice(p),
             Event::Code(v) => read.code = Some(v),
-            Event::Message(p) => read.message.get_or_insert_default().push_str(p),
+            Event::MessageStart => read.message = Some(String::new()),
+            Event::Message(p) => read
+                .message
+                .as_mut()
+                .expect("piece before MessageStart")
+                .push_str(p),
             Event::Data(p) => read.data.get_or_insert_default().extend_from_slice(p),
             Event::ItemStart => {
                 assert!(item.is_none(), "nested items");
@@ -333,8 +353,14 @@ fn reader<const N: usize>(chunks: &[&[u8]]) -> (Result<Tag, FrameError>, Read) {
             other => {
                 let b = item.as_mut().expect("item event outside an item");
                 match other {
-                    Event::Uri(p) => b.uri.get_or_insert_default().push_str(p),
-                    Event::MimeType(p) => b.mime.get_or_insert_default().push_str(p),
+                    Event::UriStart => b.uri = Some(String::new()),
+                    Event::Uri(p) => b.uri.as_mut().expect("piece before UriStart").push_str(p),
+                    Event::MimeTypeStart => b.mime = Some(String::new()),
+                    Event::MimeType(p) => b
+                        .mime
+                        .as_mut()
+                        .expect("piece before MimeTypeStart")
+                        .push_str(p),
                     Event::TextStart => b.text = Some(String::new()),
                     Event::Text(p) => b.text.as_mut().expect("piece before TextStart").push_str(p),
                     Event::BlobStart => {
@@ -355,7 +381,7 @@ fn reader<const N: usize>(chunks: &[&[u8]]) -> (Result<Tag, FrameError>, Read) {
             }
         }
     };
-    let mut r = Reader::<N>::new();
+    let mut r = Reader::<N>::sized();
     let mut answer = Ok(());
     for chunk in chunks {
         answer = r.feed(chunk, &mut on);
@@ -595,5 +621,69 @@ fn the_state_is_small() {
     assert!(
         v - diverge_frame::stream::IGNORED_DEPTH / 8 <= 256,
         "FrameValidator is {v} bytes"
+    );
+}
+
+/// The reader's events for `frame` fed in chunks of `n`, as text.
+fn event_list(frame: &[u8], n: usize) -> Vec<String> {
+    let mut got = Vec::new();
+    let mut on = |e: Event<'_>| got.push(format!("{e:?}"));
+    let mut r = Reader::new(); // the default size, no annotation
+    for chunk in frame.chunks(n) {
+        r.feed(chunk, &mut on).unwrap();
+    }
+    r.finish(&mut on).unwrap();
+    got
+}
+
+#[test]
+fn string_fields_open_with_a_start_and_pieces_are_never_empty() {
+    // Empty strings: a start, no piece. `mimeType: null` and absent fields:
+    // neither.
+    let frame = b"\x00{\"resultType\":\"\",\"contents\":[\
+        {\"uri\":\"\",\"mimeType\":\"\",\"text\":\"\"},\
+        {\"uri\":\"u\",\"mimeType\":null,\"blob\":\"\"},\
+        {\"uri\":\"\\u0076\",\"text\":\"ab\"}]}";
+    let want = [
+        "ResultTypeStart",
+        "ItemStart",
+        "UriStart",
+        "MimeTypeStart",
+        "TextStart",
+        "ItemEnd(Text)",
+        "ItemStart",
+        "UriStart",
+        "Uri(\"u\")",
+        "BlobStart",
+        "BlobEnd(Ok(0))",
+        "ItemEnd(Blob)",
+        "ItemStart",
+        "UriStart",
+        "Uri(\"v\")",
+        "TextStart",
+        "Text(\"a\")",
+        "Text(\"b\")",
+        "ItemEnd(Text)",
+        "FrameEnd(Result)",
+    ];
+    // One byte at a time: a piece per byte, and still no empty one.
+    assert_eq!(event_list(frame, 1), want);
+    let whole = event_list(frame, frame.len());
+    assert!(whole.iter().all(|e| !e.contains("(\"\")")), "{whole:?}");
+    assert!(whole.contains(&"Text(\"ab\")".to_string()), "{whole:?}");
+
+    let error = b"\x01{\"code\":1,\"message\":\"\"}";
+    assert_eq!(
+        event_list(error, 1),
+        ["Code(1)", "MessageStart", "FrameEnd(Error)"]
+    );
+    assert_eq!(
+        event_list(b"\x01{\"code\":1,\"message\":\"m\"}", 64),
+        [
+            "Code(1)",
+            "MessageStart",
+            "Message(\"m\")",
+            "FrameEnd(Error)"
+        ]
     );
 }

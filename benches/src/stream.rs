@@ -54,7 +54,7 @@ fn weigh(e: Event<'_>) -> usize {
 /// summing their piece lengths: that sum (0 when the frame is invalid).
 #[inline]
 pub fn read(bytes: &[u8], n: usize) -> usize {
-    let mut r = Reader::<256>::new();
+    let mut r = Reader::<256>::sized();
     let mut sum = 0usize;
     for chunk in bytes.chunks(n) {
         if r.feed(chunk, |e| sum += weigh(e)).is_err() {

@@ -426,13 +426,35 @@ impl Collect {
             return Err("an event after FrameEnd");
         }
         let read = &mut self.read;
+        let empty = match e {
+            Event::ResultType(p)
+            | Event::Uri(p)
+            | Event::MimeType(p)
+            | Event::Text(p)
+            | Event::Message(p) => p.is_empty(),
+            Event::Meta(p) | Event::ItemMeta(p) | Event::Data(p) | Event::Blob(p) => p.is_empty(),
+            _ => false,
+        };
+        if empty {
+            return Err("an empty piece");
+        }
         match e {
-            Event::ResultType(p) => read.result_type.get_or_insert_default().push_str(p),
+            Event::ResultTypeStart => read.result_type = Some(String::new()),
+            Event::ResultType(p) => read
+                .result_type
+                .as_mut()
+                .ok_or("ResultType before ResultTypeStart")?
+                .push_str(p),
             Event::TtlMs(v) => read.ttl = v,
             Event::CacheScope(v) => read.scope = v,
             Event::Meta(p) => read.meta.get_or_insert_default().extend_from_slice(p),
             Event::Code(v) => read.code = Some(v),
-            Event::Message(p) => read.message.get_or_insert_default().push_str(p),
+            Event::MessageStart => read.message = Some(String::new()),
+            Event::Message(p) => read
+                .message
+                .as_mut()
+                .ok_or("Message before MessageStart")?
+                .push_str(p),
             Event::Data(p) => read.data.get_or_insert_default().extend_from_slice(p),
             Event::ItemStart => {
                 if self.item.is_some() {
@@ -464,8 +486,14 @@ impl Collect {
             other => {
                 let b = self.item.as_mut().ok_or("item event outside an item")?;
                 match other {
-                    Event::Uri(p) => b.uri.get_or_insert_default().push_str(p),
-                    Event::MimeType(p) => b.mime.get_or_insert_default().push_str(p),
+                    Event::UriStart => b.uri = Some(String::new()),
+                    Event::Uri(p) => b.uri.as_mut().ok_or("Uri before UriStart")?.push_str(p),
+                    Event::MimeTypeStart => b.mime = Some(String::new()),
+                    Event::MimeType(p) => b
+                        .mime
+                        .as_mut()
+                        .ok_or("MimeType before MimeTypeStart")?
+                        .push_str(p),
                     Event::TextStart => b.text = Some(String::new()),
                     Event::Text(p) => b.text.as_mut().ok_or("Text before TextStart")?.push_str(p),
                     Event::BlobStart => {
@@ -503,7 +531,7 @@ impl Collect {
 /// together.
 fn read(input: &[u8], cuts: &[usize]) -> (Result<Tag, FrameError>, Collect) {
     let mut c = Collect::default();
-    let mut r = Reader::<BLOB_BUF>::new();
+    let mut r = Reader::<BLOB_BUF>::sized();
     let mut answer = Ok(());
     let mut fed = 0;
     for chunk in pieces(input, cuts) {

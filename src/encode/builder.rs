@@ -151,6 +151,19 @@ impl<S: Sink> RequestEncoder<S, Start> {
         Self::start(sink, true)
     }
 
+    /// Starts a request behind `prefix` (an ask's kind byte), which
+    /// [`finish`](RequestEncoder::finish)'s count includes.
+    pub(crate) fn prefixed(sink: S, prefix: &[u8]) -> Result<Self, EncodeError> {
+        let mut out = Out::new(sink, false);
+        out.write(prefix)?;
+        out.write(b"{")?;
+        Ok(Self {
+            out,
+            first: true,
+            stage: PhantomData,
+        })
+    }
+
     fn start(sink: S, strict: bool) -> Result<Self, EncodeError> {
         let mut out = Out::new(sink, strict);
         out.write(b"{")?;

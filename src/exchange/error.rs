@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::error::BodyError;
+
 /// The message on a path does not fit the caller's buffer.
 ///
 /// Its own error, apart from [`FrameError`](crate::FrameError) (the bytes are not known to be a
@@ -73,3 +75,44 @@ impl fmt::Display for TooLarge {
 }
 
 impl core::error::Error for TooLarge {}
+
+/// Why [`decode_ask`](crate::exchange::decode_ask) refused a message on
+/// `/requests` as a read-resource ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AskError {
+    /// The message has no bytes, so no kind byte.
+    Empty,
+    /// The kind byte is not
+    /// [`READ_RESOURCE_KIND`](crate::exchange::READ_RESOURCE_KIND): another
+    /// kind of ask, whose payload is not a read-resource request.
+    Kind(u8),
+    /// The request JSON after the kind byte is not what the reference
+    /// accepts; the offset counts from the kind byte (the JSON's first byte
+    /// is at offset 1), as a frame's counts from its tag byte. Prints as the
+    /// [`BodyError`] alone.
+    Body(BodyError),
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("empty ask (no kind byte)"),
+            Self::Kind(kind) => write!(f, "ask of kind {kind}, not a read-resource ask (kind 3)"),
+            // Transparent, as `FrameError::Body`: the body error says what
+            // and where.
+            Self::Body(err) => fmt::Display::fmt(err, f),
+        }
+    }
+}
+
+impl core::error::Error for AskError {
+    /// Transparent for [`Body`](Self::Body): the body error's own
+    /// `source()`, which is `None`.
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Body(err) => core::error::Error::source(err),
+            Self::Empty | Self::Kind(_) => None,
+        }
+    }
+}

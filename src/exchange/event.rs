@@ -15,6 +15,10 @@ pub enum Event {
     RequestsEnded,
     /// The path carried one whole message, then closed cleanly.
     Message,
+    /// The path carried bytes that are not a valid frame (a relay refused
+    /// them, or [`Frame::decode`](crate::Frame::decode) did once the path closed): see
+    /// [`Status::Malformed`](super::Status::Malformed).
+    MalformedMessage,
     /// The path closed cleanly with no message.
     CleanClose,
     /// The path ended abruptly.
@@ -28,6 +32,7 @@ impl fmt::Display for Event {
             Self::PathOpened => "path opened",
             Self::RequestsEnded => "/requests ended",
             Self::Message => "message received",
+            Self::MalformedMessage => "malformed message received",
             Self::CleanClose => "path closed cleanly with no message",
             Self::PathAborted => "path ended abruptly",
         })

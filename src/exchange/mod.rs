@@ -4,19 +4,35 @@
 //! # The rules (provider protocol 2.3.0, `/mcp/read-resource/{channel}`)
 //!
 //! The ask is kind [`READ_RESOURCE_KIND`] (`3`) on `/requests`, its payload
-//! the request JSON. The server answers on `/mcp/read-resource/{channel}` with
+//! the request JSON ([`ask_encoder`] and [`encode_ask`] write it,
+//! [`decode_ask`] splits and checks it). The server answers on `/mcp/read-resource/{channel}` with
 //! **exactly one message** and closes the path. How the path ends is part of
 //! the answer:
 //!
 //! | the path                                  | [`PathEnd`]                 | the exchange ([`Status`]) |
 //! |-------------------------------------------|-----------------------------|---------------------------|
 //! | bytes, then a clean close                 | [`PathEnd::Message`]        | [`Status::Answered`]      |
+//! | the same, but not a valid frame (2)       | [`PathEnd::Message`], `decode` fails | [`Status::Malformed`] |
 //! | a clean close with no bytes at all        | [`PathEnd::NotServed`]      | [`Status::NotServed`]     |
 //! | an abrupt end (reset, transport error)    | [`PathEnd::Unanswered`]     | [`Status::AskAgain`] (1)  |
 //! | `/requests` ends before the path opens    | —                           | [`Status::AskAgain`] (1)  |
 //! | more bytes than the buffer holds          | `Err(`[`TooLarge`]`)`       | the caller's to decide    |
 //!
 //! (1) or [`Status::GaveUp`] once the caller's retry bound is spent.
+//! (2) feed [`Event::MalformedMessage`] rather than [`Event::Message`] when
+//! [`PathEnd::decode`] fails.
+//!
+//! # A malformed frame: who asks again
+//!
+//! The spec asks again after an abrupt end, never after a clean close. A
+//! frame that is not valid reaches a client only through a relay, which
+//! aborts the downstream path instead of closing it (see [`StreamPath`]): so
+//! the **client** sees an abrupt end and asks again, through the gateway.
+//! The gateway's own exchange upstream ends in [`Status::Malformed`], a final
+//! status: it does **not** ask again on its own. The server that sent a bad
+//! frame would most likely send it again, the downstream path it would answer
+//! on is already aborted, and the client's new ask starts a new exchange
+//! upstream, so the retries stay bounded by the client's bound alone.
 //!
 //! Bytes followed by an abrupt end are *not* a message: the partial bytes
 //! are dropped and the exchange is unanswered. A message is only handed over
@@ -33,14 +49,16 @@
 //! otherwise (table and relay loop: [`RelayEnd`], module `relay` docs
 //! below), so a client never takes a bad frame for an answer:
 //!
-//! | upstream                                   | [`RelayEnd`]            | downstream              |
-//! |--------------------------------------------|-------------------------|-------------------------|
-//! | a valid frame, then a clean close          | `Answered(tag)`         | close cleanly           |
-//! | a clean close with no bytes                | `NotServed`             | close cleanly, no bytes |
-//! | an abrupt end                              | `Unanswered(cause)`     | abort                   |
-//! | bytes that are not a valid frame           | `Malformed(error)`      | abort                   |
-//! | more bytes than the cap                    | `TooLarge` (the cap)    | abort                   |
-//! | the downstream write failed                | `Downstream(cause)`     | abort                   |
+//! | upstream                                   | [`RelayEnd`]            | downstream              | upstream path  | exchange ([`Status`]) |
+//! |--------------------------------------------|-------------------------|-------------------------|----------------|-----------------------|
+//! | a valid frame, then a clean close          | `Answered(tag)`         | close cleanly           | closed         | `Answered`            |
+//! | a clean close with no bytes                | `NotServed`             | close cleanly, no bytes | closed         | `NotServed`           |
+//! | an abrupt end                              | `Unanswered(cause)`     | abort                   | ended          | `AskAgain`            |
+//! | bytes that are not a valid frame           | `Malformed(error)`      | abort                   | reset it (1)   | `Malformed`           |
+//! | more bytes than the cap                    | `TooLarge` (the cap)    | abort                   | reset it (1)   | the caller's          |
+//! | the downstream write failed                | `Downstream(cause)`     | abort                   | reset it (1)   | the caller's          |
+//!
+//! (1) the relay stopped reading in the middle of the message.
 //!
 //! # Reading a path whole
 //!
@@ -64,18 +82,18 @@
 //! # The exchange as a whole
 //!
 //! [`Exchange`] is a small state machine fed with [`Event`]s. It answers
-//! with a [`Status`]: wait, ask (again), or one of three final outcomes,
-//! [`Status::Answered`], [`Status::NotServed`] and [`Status::GaveUp`] (the
-//! exchange was left unanswered more often than the caller's retry bound
-//! allows). Every transition:
+//! with a [`Status`]: wait, ask (again), or one of four final outcomes,
+//! [`Status::Answered`], [`Status::Malformed`], [`Status::NotServed`] and
+//! [`Status::GaveUp`] (the exchange was left unanswered more often than the
+//! caller's retry bound allows). Every transition:
 //!
-//! | status \ event | `AskSent` | `PathOpened` | `RequestsEnded` | `Message` | `CleanClose` | `PathAborted` |
-//! |----------------|-----------|--------------|-----------------|-----------|--------------|---------------|
-//! | `Ready`        | `Asked`   | ✗            | `Ready`         | ✗         | ✗            | ✗             |
-//! | `Asked`        | ✗         | `PathOpen`   | **retry**       | `Answered`| `NotServed`  | **retry**     |
-//! | `PathOpen`     | ✗         | ✗            | `PathOpen`      | `Answered`| `NotServed`  | **retry**     |
-//! | `AskAgain`     | `Asked`   | ✗            | `AskAgain`      | ✗         | ✗            | ✗             |
-//! | final          | ✗         | ✗            | unchanged       | ✗         | ✗            | ✗             |
+//! | status \ event | `AskSent` | `PathOpened` | `RequestsEnded` | `Message` | `MalformedMessage` | `CleanClose` | `PathAborted` |
+//! |----------------|-----------|--------------|-----------------|-----------|--------------------|--------------|---------------|
+//! | `Ready`        | `Asked`   | ✗            | `Ready`         | ✗         | ✗                  | ✗            | ✗             |
+//! | `Asked`        | ✗         | `PathOpen`   | **retry**       | `Answered`| `Malformed`        | `NotServed`  | **retry**     |
+//! | `PathOpen`     | ✗         | ✗            | `PathOpen`      | `Answered`| `Malformed`        | `NotServed`  | **retry**     |
+//! | `AskAgain`     | `Asked`   | ✗            | `AskAgain`      | ✗         | ✗                  | ✗            | ✗             |
+//! | final          | ✗         | ✗            | unchanged       | ✗         | ✗                  | ✗            | ✗             |
 //!
 //! **retry** is [`Status::AskAgain`] while retries are left, else
 //! [`Status::GaveUp`]. ✗ is an [`UnexpectedEvent`] error, and the status
@@ -110,7 +128,7 @@
 //!     Status::NotServed => println!("the server did not serve it"),
 //!     Status::AskAgain => println!("unanswered: send the ask again"),
 //!     Status::GaveUp => println!("unanswered, and no retries left"),
-//!     Status::Ready | Status::Asked | Status::PathOpen => unreachable!(),
+//!     Status::Ready | Status::Asked | Status::PathOpen | Status::Malformed => unreachable!(),
 //! }
 //! # Ok(())
 //! # }
@@ -123,20 +141,111 @@ use core::fmt;
 mod error;
 mod event;
 mod relay;
-pub use error::{Limit, TooLarge};
+pub use error::{AskError, Limit, TooLarge};
 pub use event::Event;
 #[cfg(feature = "embedded-io")]
 pub use relay::relay;
 #[cfg(feature = "embedded-io-async")]
 pub use relay::relay_async;
-pub use relay::{Downstream, RelayEnd, Relayed, StreamPath};
+pub use relay::{Downstream, Refused, RelayEnd, RelayError, Relayed, StreamEnd, StreamPath};
 
+use crate::encode::{EncodeError, RequestEncoder, Sink, encode_request_view};
 use crate::error::FrameError;
 use crate::frame::{Frame, RawFrame};
+use crate::view::request::RequestView;
 
 /// The kind byte of a read-resource ask on `/requests`; the request JSON
 /// follows it to the end of the message.
 pub const READ_RESOURCE_KIND: u8 = 3;
+
+/// Starts an ask on `/requests`: writes the kind byte
+/// [`READ_RESOURCE_KIND`], then gives the [`RequestEncoder`] for the request
+/// JSON behind it. Its [`finish`](RequestEncoder::finish) counts the kind
+/// byte too, so `&buf[..n]` is the whole message: `3`, then exactly what
+/// `serde_json::to_vec` writes for the equal `ReadResourceRequestParams`.
+///
+/// # Errors
+///
+/// The sink's error ([`EncodeError::BufferFull`], [`EncodeError::Write`]).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{ask_encoder, decode_ask};
+///
+/// let mut buf = [0u8; 64];
+/// let n = ask_encoder(&mut buf[..])?.uri("docs://readme")?.finish()?;
+/// assert_eq!(&buf[..n], b"\x03{\"uri\":\"docs://readme\"}");
+/// assert_eq!(decode_ask(&buf[..n])?.uri(), "docs://readme");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn ask_encoder<S: Sink>(sink: S) -> Result<RequestEncoder<S>, EncodeError> {
+    RequestEncoder::prefixed(sink, &[READ_RESOURCE_KIND])
+}
+
+/// Writes a decoded request as an ask on `/requests`: the kind byte
+/// [`READ_RESOURCE_KIND`], then the request re-emitted canonically by
+/// [`encode_request_view`] (what `serde_json::to_vec` writes for the
+/// `ReadResourceRequestParams` the reference decodes). Returns the bytes
+/// written, the kind byte included: a gateway forwarding a client's ask
+/// upstream.
+///
+/// # Errors
+///
+/// The sink's error; the sink then holds an unfinished ask.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{decode_ask, encode_ask};
+///
+/// let client = b"\x03 { \"uri\" : \"docs:\\/\\/a\" } ";
+/// let request = decode_ask(client)?;
+/// let mut buf = [0u8; 64];
+/// let n = encode_ask(&request, &mut buf[..])?;
+/// assert_eq!(&buf[..n], b"\x03{\"uri\":\"docs://a\"}");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn encode_ask<S: Sink>(request: &RequestView<'_>, mut sink: S) -> Result<usize, EncodeError> {
+    sink.write(&[READ_RESOURCE_KIND])?;
+    Ok(encode_request_view(request, &mut sink)? + 1)
+}
+
+/// Splits a message from `/requests` into its kind and its request: the
+/// kind byte must be [`READ_RESOURCE_KIND`], and the request JSON (validated
+/// as [`RequestView::decode`] does, the reference's
+/// `serde_json::from_slice::<ReadResourceRequestParams>`) runs to the end of
+/// the message. Borrowed, no heap.
+///
+/// # Errors
+///
+/// [`AskError::Empty`] for no bytes, [`AskError::Kind`] with the kind byte
+/// when it is not [`READ_RESOURCE_KIND`] (the payload is then left alone), or
+/// [`AskError::Body`] with the request's error, its offset counted from the
+/// kind byte.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::decode_ask;
+/// use diverge_frame::{AskError, BodyErrorKind};
+///
+/// let request = decode_ask(b"\x03{\"uri\":\"docs://a\",\"_meta\":{\"progressToken\":1}}")?;
+/// assert_eq!(request.uri(), "docs://a");
+///
+/// assert_eq!(decode_ask(b""), Err(AskError::Empty));
+/// assert_eq!(decode_ask(b"\x02{\"uri\":\"docs://a\"}"), Err(AskError::Kind(2)));
+/// let Err(AskError::Body(e)) = decode_ask(b"\x03{\"url\":1}") else { unreachable!() };
+/// assert_eq!(e.kind(), BodyErrorKind::MissingField);
+/// # Ok::<(), AskError>(())
+/// ```
+pub fn decode_ask(message: &[u8]) -> Result<RequestView<'_>, AskError> {
+    let (&kind, json) = message.split_first().ok_or(AskError::Empty)?;
+    if kind != READ_RESOURCE_KIND {
+        return Err(AskError::Kind(kind));
+    }
+    RequestView::decode(json).map_err(|e| AskError::Body(e.shifted(1)))
+}
 
 /// How a path ended, when its message (if any) fitted the buffer.
 ///
@@ -461,6 +570,10 @@ pub enum Status {
     AskAgain,
     /// Final: the path carried the message.
     Answered,
+    /// Final: the path carried bytes that are not a valid frame. This
+    /// exchange does not ask again; a relay has aborted its downstream path,
+    /// so its client asks again (see the [module docs](self)).
+    Malformed,
     /// Final: the path closed cleanly with no message.
     NotServed,
     /// Final: left unanswered once more than the retry bound allows.
@@ -469,10 +582,14 @@ pub enum Status {
 
 impl Status {
     /// Whether the exchange is over ([`Answered`](Self::Answered),
-    /// [`NotServed`](Self::NotServed) or [`GaveUp`](Self::GaveUp)).
+    /// [`Malformed`](Self::Malformed), [`NotServed`](Self::NotServed) or
+    /// [`GaveUp`](Self::GaveUp)).
     #[must_use]
     pub const fn is_final(self) -> bool {
-        matches!(self, Self::Answered | Self::NotServed | Self::GaveUp)
+        matches!(
+            self,
+            Self::Answered | Self::Malformed | Self::NotServed | Self::GaveUp
+        )
     }
 
     /// Whether the caller should send the ask now
@@ -491,6 +608,7 @@ impl fmt::Display for Status {
             Self::PathOpen => "path open",
             Self::AskAgain => "unanswered, ask again",
             Self::Answered => "answered",
+            Self::Malformed => "answered with a malformed frame",
             Self::NotServed => "not served",
             Self::GaveUp => "unanswered, retries exhausted",
         })
@@ -577,6 +695,7 @@ impl Exchange {
                 self.unanswered()
             }
             (S::Asked | S::PathOpen, E::Message) => S::Answered,
+            (S::Asked | S::PathOpen, E::MalformedMessage) => S::Malformed,
             (S::Asked | S::PathOpen, E::CleanClose) => S::NotServed,
             // Once the path is open, or before/after any ask, `/requests`
             // ending changes nothing.
@@ -652,11 +771,12 @@ mod tests {
 
     use super::*;
 
-    const ALL_EVENTS: [Event; 6] = [
+    const ALL_EVENTS: [Event; 7] = [
         Event::AskSent,
         Event::PathOpened,
         Event::RequestsEnded,
         Event::Message,
+        Event::MalformedMessage,
         Event::CleanClose,
         Event::PathAborted,
     ];
@@ -671,6 +791,7 @@ mod tests {
             Status::PathOpen => &[Event::AskSent, Event::PathOpened],
             Status::AskAgain => &[Event::AskSent, Event::PathAborted],
             Status::Answered => &[Event::AskSent, Event::PathOpened, Event::Message],
+            Status::Malformed => &[Event::AskSent, Event::PathOpened, Event::MalformedMessage],
             Status::NotServed => &[Event::AskSent, Event::PathOpened, Event::CleanClose],
             Status::GaveUp => {
                 x = Exchange::new(0);
@@ -695,6 +816,7 @@ mod tests {
                 Some(S::AskAgain)
             }
             (S::Asked | S::PathOpen, E::Message) => Some(S::Answered),
+            (S::Asked | S::PathOpen, E::MalformedMessage) => Some(S::Malformed),
             (S::Asked | S::PathOpen, E::CleanClose) => Some(S::NotServed),
             (s, E::RequestsEnded) => Some(s),
             _ => None,
@@ -709,6 +831,7 @@ mod tests {
             Status::PathOpen,
             Status::AskAgain,
             Status::Answered,
+            Status::Malformed,
             Status::NotServed,
             Status::GaveUp,
         ];
@@ -731,7 +854,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 42);
+        assert_eq!(checked, 56);
     }
 
     #[test]
@@ -742,6 +865,20 @@ mod tests {
         assert_eq!(x.on(Event::Message), Ok(Status::Answered));
         assert!(x.status().is_final());
         assert_eq!(x.retries(), 0);
+    }
+
+    #[test]
+    fn a_malformed_message_is_final_and_not_asked_again() {
+        let mut x = Exchange::new(5);
+        x.on(Event::AskSent).unwrap();
+        assert_eq!(x.on(Event::MalformedMessage), Ok(Status::Malformed));
+        assert!(x.status().is_final());
+        assert!(!x.status().needs_ask());
+        assert_eq!(
+            x.on(Event::AskSent),
+            Err(UnexpectedEvent::new(Event::AskSent, Status::Malformed))
+        );
+        assert_eq!(x.asks(), 1);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //!
 //! The rule, its table and a relay loop are on [`StreamPath`].
 
+use core::convert::Infallible;
 use core::fmt;
 
 use super::error::TooLarge;
@@ -14,6 +15,7 @@ use crate::stream::FrameValidator;
 /// What to do with the downstream path once a relay stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[must_use = "close or abort the downstream path as this says"]
 pub enum Downstream {
     /// Close it cleanly: it carried a whole valid frame, or nothing (not
     /// served).
@@ -26,7 +28,12 @@ pub enum Downstream {
 /// How a cut-through relay of one path ended. `R` is the upstream
 /// transport's error, `W` the downstream's; see [`StreamPath`] for what
 /// each means and what to do downstream.
+///
+/// [`downstream`](Self::downstream) says whether to close or abort the
+/// downstream path; [`into_result`](Self::into_result) gives the ends that
+/// abort as a [`RelayError`], for `?`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use = "the end says whether to close or abort the downstream path: see `RelayEnd::downstream`"]
 pub enum RelayEnd<R = (), W = ()> {
     /// A valid frame was forwarded whole, then upstream closed cleanly.
     Answered(Tag),
@@ -46,8 +53,8 @@ pub enum RelayEnd<R = (), W = ()> {
 }
 
 impl<R, W> RelayEnd<R, W> {
-    /// What to do with the downstream path.
-    #[must_use]
+    /// What to do with the downstream path: the one place that says close
+    /// or abort.
     pub const fn downstream(&self) -> Downstream {
         match self {
             Self::Answered(_) | Self::NotServed => Downstream::Close,
@@ -58,19 +65,61 @@ impl<R, W> RelayEnd<R, W> {
     }
 
     /// The exchange event this end is, if the path's end is one: see
-    /// [`Exchange::on`](super::Exchange::on).
+    /// [`Exchange::on`](super::Exchange::on). A malformed frame is
+    /// [`Event::MalformedMessage`], which leaves the exchange
+    /// [`Status::Malformed`](super::Status::Malformed), never
+    /// [`Status::Answered`](super::Status::Answered).
     #[must_use]
     pub const fn event(&self) -> Option<Event> {
         match self {
-            Self::Answered(_) | Self::Malformed(_) => Some(Event::Message),
+            Self::Answered(_) => Some(Event::Message),
+            Self::Malformed(_) => Some(Event::MalformedMessage),
             Self::NotServed => Some(Event::CleanClose),
             Self::Unanswered(_) => Some(Event::PathAborted),
             Self::TooLarge(_) | Self::Downstream(_) => None,
         }
     }
 
-    /// The same end with other transport errors (for [`StreamPath`]'s
-    /// push API, whose ends carry `()`).
+    /// The end as a `Result`, for `?`: `Ok(Some(tag))` for
+    /// [`Answered`](Self::Answered), `Ok(None)` for
+    /// [`NotServed`](Self::NotServed), and the ends whose
+    /// [`downstream`](Self::downstream) is [`Downstream::Abort`] as a
+    /// [`RelayError`]. (`Ok` is exactly [`Downstream::Close`].)
+    ///
+    /// # Errors
+    ///
+    /// [`RelayError::Unanswered`], [`RelayError::Malformed`],
+    /// [`RelayError::TooLarge`] or [`RelayError::Downstream`]: the end of
+    /// the same name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::{Downstream, RelayEnd, RelayError};
+    /// use diverge_frame::Tag;
+    ///
+    /// fn relayed(end: RelayEnd<(), ()>) -> Result<(), Box<dyn std::error::Error>> {
+    ///     // Abort downstream when `?` returns: the error ends all abort.
+    ///     let tag = end.into_result()?;
+    ///     assert_eq!(tag, Some(Tag::Result));
+    ///     Ok(())
+    /// }
+    /// assert!(relayed(RelayEnd::Answered(Tag::Result)).is_ok());
+    /// assert!(relayed(RelayEnd::Unanswered(())).is_err());
+    /// assert_eq!(RelayEnd::<(), ()>::NotServed.into_result(), Ok(None));
+    /// ```
+    pub fn into_result(self) -> Result<Option<Tag>, RelayError<R, W>> {
+        match self {
+            Self::Answered(tag) => Ok(Some(tag)),
+            Self::NotServed => Ok(None),
+            Self::Unanswered(e) => Err(RelayError::Unanswered(e)),
+            Self::Malformed(e) => Err(RelayError::Malformed(e)),
+            Self::TooLarge(e) => Err(RelayError::TooLarge(e)),
+            Self::Downstream(e) => Err(RelayError::Downstream(e)),
+        }
+    }
+
+    /// The same end with other transport errors.
     pub fn map_err<R2, W2>(
         self,
         upstream: impl FnOnce(R) -> R2,
@@ -87,6 +136,26 @@ impl<R, W> RelayEnd<R, W> {
     }
 }
 
+impl<R, W> From<Refused> for RelayEnd<R, W> {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::Malformed(e) => Self::Malformed(e),
+            Refused::TooLarge(e) => Self::TooLarge(e),
+        }
+    }
+}
+
+impl<R, W> From<StreamEnd> for RelayEnd<R, W> {
+    fn from(end: StreamEnd) -> Self {
+        match end {
+            StreamEnd::Answered(tag) => Self::Answered(tag),
+            StreamEnd::NotServed => Self::NotServed,
+            StreamEnd::Malformed(e) => Self::Malformed(e),
+            StreamEnd::TooLarge(e) => Self::TooLarge(e),
+        }
+    }
+}
+
 impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayEnd<R, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -98,6 +167,161 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayEnd<R, W> {
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
             Self::Downstream(e) => write!(f, "downstream write failed ({e:?})"),
         }
+    }
+}
+
+/// The ends of a relay that abort downstream, as an error:
+/// [`RelayEnd::into_result`]'s `Err`. Each variant is the [`RelayEnd`] of
+/// the same name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use = "a relay that ends in an error must abort the downstream path"]
+pub enum RelayError<R = (), W = ()> {
+    /// Upstream ended abruptly: the exchange is unanswered.
+    Unanswered(R),
+    /// Upstream sent bytes that are not a valid frame.
+    Malformed(FrameError),
+    /// The message passed the cap.
+    TooLarge(TooLarge),
+    /// Writing downstream failed.
+    Downstream(W),
+}
+
+impl<R, W> RelayError<R, W> {
+    /// What to do with the downstream path: always [`Downstream::Abort`]
+    /// (an end that closes it is not an error).
+    pub const fn downstream(&self) -> Downstream {
+        Downstream::Abort
+    }
+}
+
+impl<R, W> From<Refused> for RelayError<R, W> {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::Malformed(e) => Self::Malformed(e),
+            Refused::TooLarge(e) => Self::TooLarge(e),
+        }
+    }
+}
+
+impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayError<R, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unanswered(e) => write!(f, "upstream ended abruptly ({e:?})"),
+            Self::Malformed(e) => write!(f, "malformed frame: {e}"),
+            Self::TooLarge(e) => fmt::Display::fmt(e, f),
+            Self::Downstream(e) => write!(f, "downstream write failed ({e:?})"),
+        }
+    }
+}
+
+impl<R: fmt::Debug, W: fmt::Debug> core::error::Error for RelayError<R, W> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Malformed(e) => Some(e),
+            Self::Unanswered(_) | Self::TooLarge(_) | Self::Downstream(_) => None,
+        }
+    }
+}
+
+/// Why [`StreamPath::push`] refused a chunk: do not forward it, abort
+/// downstream, and stop reading upstream (reset it: it is left mid-message).
+///
+/// Converts into [`RelayEnd`], [`RelayError`] and [`StreamEnd`] with `From`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[must_use = "a refused chunk means: abort downstream, reset upstream"]
+pub enum Refused {
+    /// The bytes so far are not a valid frame (the error
+    /// [`Frame::decode`](crate::Frame::decode) gives for them).
+    Malformed(FrameError),
+    /// The message passed the cap.
+    TooLarge(TooLarge),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed(e) => write!(f, "malformed frame: {e}"),
+            Self::TooLarge(e) => fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+impl core::error::Error for Refused {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Malformed(e) => Some(e),
+            Self::TooLarge(_) => None,
+        }
+    }
+}
+
+/// How a path pushed through a [`StreamPath`] ended when upstream closed
+/// cleanly ([`StreamPath::close`]): a [`RelayEnd`] without transport causes,
+/// which converts into any `RelayEnd<R, W>` with `From`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[must_use = "the end says whether to close or abort the downstream path: see `StreamEnd::downstream`"]
+pub enum StreamEnd {
+    /// A valid frame was pushed whole.
+    Answered(Tag),
+    /// No bytes were pushed.
+    NotServed,
+    /// The bytes are not a valid frame (a push was refused, or the frame
+    /// ended early).
+    Malformed(FrameError),
+    /// A push passed the cap.
+    TooLarge(TooLarge),
+}
+
+impl StreamEnd {
+    /// What to do with the downstream path, as [`RelayEnd::downstream`].
+    pub const fn downstream(&self) -> Downstream {
+        match self {
+            Self::Answered(_) | Self::NotServed => Downstream::Close,
+            Self::Malformed(_) | Self::TooLarge(_) => Downstream::Abort,
+        }
+    }
+
+    /// The exchange event this end is, as [`RelayEnd::event`].
+    #[must_use]
+    pub const fn event(&self) -> Option<Event> {
+        match self {
+            Self::Answered(_) => Some(Event::Message),
+            Self::Malformed(_) => Some(Event::MalformedMessage),
+            Self::NotServed => Some(Event::CleanClose),
+            Self::TooLarge(_) => None,
+        }
+    }
+
+    /// The end as a `Result`, for `?`, as [`RelayEnd::into_result`]:
+    /// `Ok(Some(tag))` answered, `Ok(None)` not served.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] for the ends that abort downstream.
+    pub const fn into_result(self) -> Result<Option<Tag>, Refused> {
+        match self {
+            Self::Answered(tag) => Ok(Some(tag)),
+            Self::NotServed => Ok(None),
+            Self::Malformed(e) => Err(Refused::Malformed(e)),
+            Self::TooLarge(e) => Err(Refused::TooLarge(e)),
+        }
+    }
+}
+
+impl From<Refused> for StreamEnd {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::Malformed(e) => Self::Malformed(e),
+            Refused::TooLarge(e) => Self::TooLarge(e),
+        }
+    }
+}
+
+impl fmt::Display for StreamEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RelayEnd::<(), ()>::from(*self).fmt(f)
     }
 }
 
@@ -117,65 +341,83 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayEnd<R, W> {
 /// aborts it (a reset) otherwise. A client never sees a clean close after a
 /// bad frame, and never a valid-looking prefix taken for a whole frame.
 ///
-/// | upstream                                   | [`RelayEnd`]               | downstream ([`Downstream`]) | exchange [`Event`](super::Event) |
+/// | upstream                                   | [`RelayEnd`]               | downstream ([`Downstream`]) | exchange [`Event`](super::Event) → [`Status`](super::Status) |
 /// |--------------------------------------------|----------------------------|-----------------------------|----------------------------------|
-/// | a valid frame, then a clean close          | `Answered(tag)`            | `Close`: every byte forwarded | `Message`                      |
-/// | a clean close with no bytes                | `NotServed`                | `Close`, nothing written    | `CleanClose`                     |
-/// | an abrupt end (reset, transport error)     | `Unanswered(cause)`        | `Abort`                     | `PathAborted`                    |
-/// | bytes that are not a valid frame           | `Malformed(error)`         | `Abort` (the bad chunk is not forwarded) | `Message` (answered, badly) |
+/// | a valid frame, then a clean close          | `Answered(tag)`            | `Close`: every byte forwarded | `Message` → `Answered`         |
+/// | a clean close with no bytes                | `NotServed`                | `Close`, nothing written    | `CleanClose` → `NotServed`       |
+/// | an abrupt end (reset, transport error)     | `Unanswered(cause)`        | `Abort`                     | `PathAborted` → `AskAgain`       |
+/// | bytes that are not a valid frame           | `Malformed(error)`         | `Abort` (the bad chunk is not forwarded) | `MalformedMessage` → `Malformed` |
 /// | more bytes than the cap                    | `TooLarge(_)` (by the cap) | `Abort`                     | none: the caller's to decide     |
 /// | the downstream write failed                | `Downstream(cause)`        | `Abort`                     | none: the caller's to decide     |
 ///
 /// The abrupt end itself is the caller's transport action (a TCP reset, a
-/// link-layer abort): [`RelayEnd::downstream`] says which to take.
+/// link-layer abort): [`RelayEnd::downstream`] says which to take. After
+/// `Malformed`, `TooLarge` or `Downstream` the upstream path is left
+/// mid-message: reset it too.
+///
+/// # The push API
+///
+/// [`push`](Self::push) refuses a chunk with a [`Refused`];
+/// [`close`](Self::close) gives a [`StreamEnd`]; both convert into any
+/// [`RelayEnd`] with `From`, and neither needs a type annotation. `?` works
+/// on both ([`Refused`] is an error; [`StreamEnd::into_result`] gives one).
+///
+/// `close` and `abort` take the path by value, as the validators'
+/// `finish` does: it is a few hundred bytes (a [`FrameValidator`], two
+/// counters and the refusal; the [`stream`](crate::stream) module docs say where the line
+/// is drawn).
 ///
 /// # Example: a relay loop to copy into a firmware
 ///
 /// ```
-/// use diverge_frame::exchange::{Downstream, RelayEnd, StreamPath};
+/// use diverge_frame::exchange::{Downstream, StreamPath};
 ///
 /// // Upstream chunks as a transport hands them out, then a clean close.
 /// let upstream: &[&[u8]] = &[b"\x00{\"contents\":[{\"uri\":\"u\",", b"\"text\":\"hello\"}]}"];
 /// let mut downstream = Vec::new(); // a socket, a UART, …
 ///
 /// let mut path = StreamPath::with_cap(1 << 20);
-/// let mut end = None;
 /// for chunk in upstream {
-///     if let Err(refused) = path.push(chunk) {
-///         end = Some(refused); // stop reading; reset upstream
-///         break;
+///     if path.push(chunk).is_err() {
+///         break; // stop reading; reset upstream
 ///     }
 ///     downstream.extend_from_slice(chunk); // forward at once
 /// }
-/// let end: RelayEnd<(), ()> = end.unwrap_or_else(|| path.close());
+/// let end = path.close(); // after a refusal, close gives the refusal
 /// match end.downstream() {
 ///     Downstream::Close => { /* close the downstream path cleanly */ }
 ///     Downstream::Abort => { /* reset it: the client asks again */ }
 /// }
-/// assert!(matches!(end, RelayEnd::Answered(diverge_frame::Tag::Result)));
+/// assert_eq!(end.into_result(), Ok(Some(diverge_frame::Tag::Result)));
 /// assert_eq!(downstream.len(), 42);
+/// ```
+///
+/// With `?`, into any error type (the downstream path is then aborted):
+///
+/// ```
+/// use diverge_frame::exchange::StreamPath;
+/// use diverge_frame::Tag;
+///
+/// fn relay(chunks: &[&[u8]], forward: &mut Vec<u8>) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
+///     let mut path = StreamPath::new();
+///     for c in chunks {
+///         path.push(c)?;
+///         forward.extend_from_slice(c);
+///     }
+///     Ok(path.close().into_result()?)
+/// }
+/// let mut sent = Vec::new();
+/// assert_eq!(relay(&[b"\x01{\"code\":1,", b"\"message\":\"m\"}"], &mut sent)?, Some(Tag::Error));
+/// let err = relay(&[b"\x00{\"contents\":[", b"}"], &mut Vec::new()).unwrap_err();
+/// assert!(err.to_string().starts_with("malformed frame: "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct StreamPath {
     validator: FrameValidator,
     cap: usize,
     len: usize,
-    refused: Option<Refusal>,
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Refusal {
-    Malformed(FrameError),
-    TooLarge(TooLarge),
-}
-
-impl Refusal {
-    const fn end<R, W>(self) -> RelayEnd<R, W> {
-        match self {
-            Self::Malformed(e) => RelayEnd::Malformed(e),
-            Self::TooLarge(e) => RelayEnd::TooLarge(e),
-        }
-    }
+    refused: Option<Refused>,
 }
 
 impl Default for StreamPath {
@@ -192,7 +434,8 @@ impl StreamPath {
     }
 
     /// A path whose message may hold at most `cap` bytes; past it the relay
-    /// stops with [`RelayEnd::TooLarge`] (by [`Limit::Cap`](crate::Limit::Cap)).
+    /// stops with [`Refused::TooLarge`] (by [`Limit::Cap`](crate::Limit::Cap)).
+    /// A cap of `usize::MAX` is no cap, as [`new`](Self::new).
     #[must_use]
     pub const fn with_cap(cap: usize) -> Self {
         Self {
@@ -200,6 +443,16 @@ impl StreamPath {
             cap,
             len: 0,
             refused: None,
+        }
+    }
+
+    /// A path with an optional cap: [`with_cap`](Self::with_cap) or
+    /// [`new`](Self::new).
+    #[must_use]
+    pub const fn capped(cap: Option<usize>) -> Self {
+        match cap {
+            Some(cap) => Self::with_cap(cap),
+            None => Self::new(),
         }
     }
 
@@ -215,10 +468,14 @@ impl StreamPath {
         self.len == 0
     }
 
-    /// The cap on the message's size.
+    /// The cap on the message's size (`None`: no cap).
     #[must_use]
-    pub const fn cap(&self) -> usize {
-        self.cap
+    pub const fn cap(&self) -> Option<usize> {
+        if self.cap == usize::MAX {
+            None
+        } else {
+            Some(self.cap)
+        }
     }
 
     /// The frame's tag, once its first byte was accepted.
@@ -231,49 +488,52 @@ impl StreamPath {
     ///
     /// # Errors
     ///
-    /// When the chunk passes the cap ([`RelayEnd::TooLarge`], checked first)
-    /// or shows that the frame is not valid ([`RelayEnd::Malformed`]): do
-    /// not forward it, abort downstream, stop reading upstream. Every later
-    /// call returns the same.
-    pub fn push<R, W>(&mut self, chunk: &[u8]) -> Result<(), RelayEnd<R, W>> {
+    /// When the chunk passes the cap ([`Refused::TooLarge`], checked first)
+    /// or shows that the frame is not valid ([`Refused::Malformed`]): do
+    /// not forward it, abort downstream, stop reading upstream and reset it
+    /// (it is left mid-message). Every later call returns the same.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Refused> {
         if let Some(r) = self.refused {
-            return Err(r.end());
+            return Err(r);
         }
         let refusal = if chunk.len() > self.cap - self.len {
-            Refusal::TooLarge(TooLarge::cap(self.cap))
+            Refused::TooLarge(TooLarge::cap(self.cap))
         } else {
             match self.validator.feed(chunk) {
                 Ok(()) => {
                     self.len += chunk.len();
                     return Ok(());
                 }
-                Err(e) => Refusal::Malformed(e),
+                Err(e) => Refused::Malformed(e),
             }
         };
         self.refused = Some(refusal);
-        Err(refusal.end())
+        Err(refusal)
     }
 
-    /// Upstream closed cleanly: the verdict on what was forwarded.
-    #[must_use]
-    pub fn close<R, W>(self) -> RelayEnd<R, W> {
+    /// Upstream closed cleanly: the verdict on what was forwarded (the
+    /// refusal, if a push was refused).
+    pub fn close(self) -> StreamEnd {
         if let Some(r) = self.refused {
-            return r.end();
+            return r.into();
         }
         if self.len == 0 {
-            return RelayEnd::NotServed;
+            return StreamEnd::NotServed;
         }
         match self.validator.finish() {
-            Ok(tag) => RelayEnd::Answered(tag),
-            Err(e) => RelayEnd::Malformed(e),
+            Ok(tag) => StreamEnd::Answered(tag),
+            Err(e) => StreamEnd::Malformed(e),
         }
     }
 
-    /// Upstream ended abruptly with `cause`.
-    #[must_use]
-    pub fn abort<R, W>(self, cause: R) -> RelayEnd<R, W> {
+    /// Upstream ended abruptly with `cause`: [`RelayEnd::Unanswered`], or
+    /// the refusal if a push was refused. It never ends in
+    /// [`RelayEnd::Downstream`], hence `W` = [`Infallible`]; a loop that
+    /// also writes downstream can build `RelayEnd::Unanswered(cause)` itself
+    /// once it stops at the first refusal.
+    pub fn abort<R>(self, cause: R) -> RelayEnd<R, Infallible> {
         match self.refused {
-            Some(r) => r.end(),
+            Some(r) => r.into(),
             None => RelayEnd::Unanswered(cause),
         }
     }
@@ -282,27 +542,52 @@ impl StreamPath {
 /// How a relay over transports went: its end, and how many bytes went
 /// downstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use = "`end` says whether to close or abort the downstream path"]
 pub struct Relayed<R, W> {
     /// How it ended, and so what to do downstream
     /// ([`RelayEnd::downstream`]).
     pub end: RelayEnd<R, W>,
-    /// Bytes written downstream.
+    /// Bytes the downstream writer accepted: every `Ok(n)` of its `write`,
+    /// partial writes included, also those of a chunk whose writing then
+    /// failed (a `Downstream` end). Never more than the bytes read.
     pub forwarded: usize,
 }
 
 /// Relays one path cut-through from a blocking `embedded_io::Read` to an
 /// `embedded_io::Write` through `buf` (any size; it bounds the chunk, not
 /// the frame), validating each chunk before it is written, with at most
-/// `cap` bytes in the message. `Ok(0)` from `read` is the clean close; an
-/// `Err` is the abrupt end. Downstream is flushed after a valid frame; the
-/// clean close or the abort ([`RelayEnd::downstream`]) is the caller's.
+/// `cap` bytes in the message (`None`: no cap).
+///
+/// `Ok(0)` from `read` is the clean close; an `Err` is the abrupt end.
+/// Downstream is flushed after a valid frame. What to do then is the
+/// caller's, as [`RelayEnd::downstream`] says:
+///
+/// * [`Downstream::Close`] (`Answered`, `NotServed`): close the downstream
+///   path cleanly; upstream was read to its clean close.
+/// * [`Downstream::Abort`]: reset the downstream path. After `Malformed`,
+///   `TooLarge` or `Downstream` the relay stopped reading **upstream in the
+///   middle of its message**: reset the upstream path too (its rest is
+///   never a message of its own). After `Unanswered` upstream has already
+///   ended.
+///
+/// A writer whose `write` returns `Ok(0)` for bytes breaks the
+/// `embedded_io::Write` contract; the rest of the chunk then goes to its
+/// `write_all`, which panics for it in embedded-io 0.7.
+///
+/// ```compile_fail
+/// # #![deny(unused_must_use)]
+/// # fn f(up: &mut &[u8], down: &mut [u8]) {
+/// // The result says whether to close or abort downstream: it must be used.
+/// diverge_frame::exchange::relay(up, &mut &mut down[..], &mut [0u8; 64], None);
+/// # }
+/// ```
 #[cfg(feature = "embedded-io")]
 #[cfg_attr(docsrs, doc(cfg(feature = "embedded-io")))]
 pub fn relay<R, W>(
     upstream: &mut R,
     downstream: &mut W,
     buf: &mut [u8],
-    cap: usize,
+    cap: Option<usize>,
 ) -> Relayed<R::Error, W::Error>
 where
     R: embedded_io::Read + ?Sized,
@@ -310,22 +595,37 @@ where
 {
     let mut one = [0u8; 1];
     let buf = if buf.is_empty() { &mut one[..] } else { buf };
-    let mut path = StreamPath::with_cap(cap);
+    let mut path = StreamPath::capped(cap);
     let mut forwarded = 0usize;
-    let end = loop {
+    let end = 'relay: loop {
         let n = match upstream.read(buf) {
-            Ok(0) => break path.close(),
+            Ok(0) => break path.close().into(),
             Ok(n) => n,
-            Err(cause) => break path.abort(cause),
+            // The loop stops at the first refusal: this end is unanswered.
+            Err(cause) => break RelayEnd::Unanswered(cause),
         };
         let chunk = buf.get(..n).unwrap_or_default();
-        if let Err(end) = path.push(chunk) {
-            break end;
+        if let Err(refused) = path.push(chunk) {
+            break refused.into();
         }
-        if let Err(e) = downstream.write_all(chunk) {
-            break RelayEnd::Downstream(e);
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            match downstream.write(rest) {
+                Ok(0) => match downstream.write_all(rest) {
+                    Ok(()) => {
+                        forwarded += rest.len();
+                        rest = &[];
+                    }
+                    Err(e) => break 'relay RelayEnd::Downstream(e),
+                },
+                Ok(n) => {
+                    let n = n.min(rest.len());
+                    forwarded += n;
+                    rest = rest.get(n..).unwrap_or_default();
+                }
+                Err(e) => break 'relay RelayEnd::Downstream(e),
+            }
         }
-        forwarded += n;
     };
     let end = match end {
         RelayEnd::Answered(tag) => match downstream.flush() {
@@ -337,14 +637,25 @@ where
     Relayed { end, forwarded }
 }
 
-/// [`relay`] over `embedded_io_async::Read` and `Write`.
+/// [`relay`] over `embedded_io_async::Read` and `Write`: the same rules,
+/// the same count, and the same duty to reset upstream after `Malformed`,
+/// `TooLarge` or `Downstream` (it is left mid-message).
+///
+/// ```compile_fail
+/// # #![deny(unused_must_use)]
+/// # async fn f(up: &mut &[u8], down: &mut [u8]) {
+/// // The result says whether to close or abort downstream: it must be used.
+/// diverge_frame::exchange::relay_async(up, &mut &mut down[..], &mut [0u8; 64], None).await;
+/// # }
+/// ```
 #[cfg(feature = "embedded-io-async")]
 #[cfg_attr(docsrs, doc(cfg(feature = "embedded-io-async")))]
+#[must_use = "the end says whether to close or abort the downstream path"]
 pub async fn relay_async<R, W>(
     upstream: &mut R,
     downstream: &mut W,
     buf: &mut [u8],
-    cap: usize,
+    cap: Option<usize>,
 ) -> Relayed<R::Error, W::Error>
 where
     R: embedded_io_async::Read + ?Sized,
@@ -352,22 +663,37 @@ where
 {
     let mut one = [0u8; 1];
     let buf = if buf.is_empty() { &mut one[..] } else { buf };
-    let mut path = StreamPath::with_cap(cap);
+    let mut path = StreamPath::capped(cap);
     let mut forwarded = 0usize;
-    let end = loop {
+    let end = 'relay: loop {
         let n = match upstream.read(buf).await {
-            Ok(0) => break path.close(),
+            Ok(0) => break path.close().into(),
             Ok(n) => n,
-            Err(cause) => break path.abort(cause),
+            // The loop stops at the first refusal: this end is unanswered.
+            Err(cause) => break RelayEnd::Unanswered(cause),
         };
         let chunk = buf.get(..n).unwrap_or_default();
-        if let Err(end) = path.push(chunk) {
-            break end;
+        if let Err(refused) = path.push(chunk) {
+            break refused.into();
         }
-        if let Err(e) = downstream.write_all(chunk).await {
-            break RelayEnd::Downstream(e);
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            match downstream.write(rest).await {
+                Ok(0) => match downstream.write_all(rest).await {
+                    Ok(()) => {
+                        forwarded += rest.len();
+                        rest = &[];
+                    }
+                    Err(e) => break 'relay RelayEnd::Downstream(e),
+                },
+                Ok(n) => {
+                    let n = n.min(rest.len());
+                    forwarded += n;
+                    rest = rest.get(n..).unwrap_or_default();
+                }
+                Err(e) => break 'relay RelayEnd::Downstream(e),
+            }
         }
-        forwarded += n;
     };
     let end = match end {
         RelayEnd::Answered(tag) => match downstream.flush().await {

@@ -16,6 +16,21 @@
 //!   `uri`, `mimeType`, text (unescaped) and blob (decoded from base64),
 //!   `_meta` and `data` as raw JSON, the error's `code` and `message`.
 //!
+//! # `finish`: by value, except for the reader
+//!
+//! [`FrameValidator::finish`] and [`RequestValidator::finish`] take `self`:
+//! the end consumes the validator, so nothing can be fed after it, and the
+//! type says so. They are a few hundred bytes (the README's state table), as
+//! is [`StreamPath`](crate::exchange::StreamPath), which wraps one
+//! `FrameValidator`, two counters and its refusal, so its `close` and
+//! `abort` take `self` too. [`Reader::finish`] takes `&mut self` instead: the reader carries its
+//! `N`-byte blob buffer (the firmware's reader keeps 1.5 KiB there, and a
+//! reader can hold 2 KiB and more), and a by-value `finish` may copy the
+//! whole value onto a microcontroller's stack at the one moment the
+//! firmware's stack is deepest. So the reader stays where it is, its
+//! `finish` gives the same answer on every later call, and a `feed` after a
+//! valid end reports trailing characters.
+//!
 //! # The one deviation: ignored members deeper than 1024 levels
 //!
 //! The reference skips unknown top-level members at any depth, checking
@@ -140,7 +155,7 @@ mod tests {
     fn the_reader_hands_out_pieces() {
         let frame =
             b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"x\",\"text\":\"y\",\"blob\":\"aGk=\"}]}";
-        let mut r = Reader::<48>::new();
+        let mut r = Reader::<48>::sized();
         let mut blob = [0u8; 4];
         let mut n = 0;
         let mut kept = None;

@@ -35,13 +35,19 @@ pub enum Kept {
 /// falls through to its `blob`.
 ///
 /// Pieces of one string concatenated give its unescaped text (a piece never
-/// ends inside a character); each string field (`resultType`, `uri`,
-/// `mimeType`, `message`) opens with a piece, empty, so that an empty string
-/// is told from an absent one. Pieces of a raw value give its JSON bytes as
-/// on the wire.
+/// ends inside a character). **A piece is never empty**: every piece event
+/// (`ResultType`, `Uri`, `MimeType`, `Text`, `Message`, `Blob`, `Meta`,
+/// `ItemMeta`, `Data`) holds at least one byte. Each string field opens with
+/// a start event of its own ([`Event::ResultTypeStart`],
+/// [`Event::UriStart`], [`Event::MimeTypeStart`], [`Event::TextStart`],
+/// [`Event::MessageStart`]; blobs have [`Event::BlobStart`]), so an empty
+/// string (a start, no pieces) is told from an absent one (no start). Pieces
+/// of a raw value give its JSON bytes as on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event<'e> {
+    /// The result's `resultType` begins (its pieces follow).
+    ResultTypeStart,
     /// A piece of the result's `resultType`.
     ResultType(&'e str),
     /// The result's `ttlMs` (`null` is `None`; negative is 0, as the
@@ -53,8 +59,13 @@ pub enum Event<'e> {
     Meta(&'e [u8]),
     /// A content item begins.
     ItemStart,
+    /// The item's `uri` begins (its pieces follow).
+    UriStart,
     /// A piece of the item's `uri`.
     Uri(&'e str),
+    /// The item's `mimeType` begins (its pieces follow; a `null` one has
+    /// neither start nor pieces).
+    MimeTypeStart,
     /// A piece of the item's `mimeType`.
     MimeType(&'e str),
     /// A `text` member begins (an item can have more than one: see
@@ -77,6 +88,8 @@ pub enum Event<'e> {
     ItemEnd(Kept),
     /// The error's `code`.
     Code(i32),
+    /// The error's `message` begins (its pieces follow).
+    MessageStart,
     /// A piece of the error's `message`.
     Message(&'e str),
     /// A piece of the error's `data` value, raw JSON (`null` gives none).
@@ -96,7 +109,7 @@ pub enum Event<'e> {
 ///
 /// // {"contents":[{"uri":"u","blob":"aGk=","text":"h\u00e9"}]}: text wins.
 /// let frame = b"\x00{\"contents\":[{\"uri\":\"u\",\"blob\":\"aGk=\",\"text\":\"h\\u00e9\"}]}";
-/// let mut reader = Reader::<64>::new();
+/// let mut reader = Reader::<64>::sized();
 /// let (mut text, mut blob, mut kept) = (String::new(), Vec::new(), None);
 /// let mut on = |e: Event<'_>| match e {
 ///     Event::Text(piece) => text.push_str(piece),
@@ -128,7 +141,29 @@ struct BlobState<const N: usize> {
 
 impl<const N: usize> Default for Reader<N> {
     fn default() -> Self {
-        Self::new()
+        Self::sized()
+    }
+}
+
+impl Reader {
+    /// A reader with the default 256-byte blob buffer, before the frame's
+    /// first byte: `let mut r = Reader::new();` needs no annotation. For
+    /// another size, [`Reader::<N>::sized`](Reader::sized).
+    ///
+    /// ```
+    /// use diverge_frame::stream::{Event, Reader};
+    ///
+    /// let mut reader = Reader::new();
+    /// let mut uri = String::new();
+    /// let mut on = |e: Event<'_>| if let Event::Uri(piece) = e { uri.push_str(piece) };
+    /// reader.feed(b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\"}]}", &mut on)?;
+    /// reader.finish(&mut on)?;
+    /// assert_eq!(uri, "u");
+    /// # Ok::<(), diverge_frame::FrameError>(())
+    /// ```
+    #[must_use]
+    pub const fn new() -> Self {
+        Self::sized()
     }
 }
 
@@ -140,9 +175,11 @@ impl<const N: usize> Reader<N> {
         N / 3 * 4 - 4
     };
 
-    /// A reader before the frame's first byte.
+    /// A reader whose blob buffer holds `N` bytes (at least 48; smaller
+    /// fails to compile), before the frame's first byte:
+    /// `Reader::<64>::sized()`. [`Reader::new`] is the default size.
     #[must_use]
-    pub const fn new() -> Self {
+    pub const fn sized() -> Self {
         let _ = Self::PIECE;
         Self {
             validator: FrameValidator::new(),
@@ -190,8 +227,9 @@ impl<const N: usize> Reader<N> {
     /// valid.
     ///
     /// It takes the reader by reference, so that finishing does not move
-    /// the reader (and its `N`-byte buffer) on a microcontroller's stack.
-    /// Every later `finish` returns the same answer and hands out nothing; a
+    /// the reader (and its `N`-byte buffer) on a microcontroller's stack (the
+    /// [module docs](super) say why it differs from the validators). Every
+    /// later `finish` returns the same answer and hands out nothing; a
     /// later `feed` returns its error, or, after a valid frame, bytes fed
     /// after the end are trailing characters.
     ///
@@ -229,13 +267,15 @@ impl<const N: usize, F: FnMut(Event<'_>)> Sink for Events<'_, N, F> {
 
     fn event(&mut self, ev: Ev<'_>) {
         let event = match ev {
+            // Each string field opens with a start event, so that an empty
+            // string (no pieces) is seen too.
             Ev::Start(Field::ItemText) => Event::TextStart,
-            // Each string field opens with a piece, empty here, so that an
-            // empty string is seen too.
-            Ev::Start(Field::ResultType) => Event::ResultType(""),
-            Ev::Start(Field::ItemUri) => Event::Uri(""),
-            Ev::Start(Field::ItemMime) => Event::MimeType(""),
-            Ev::Start(Field::Message) => Event::Message(""),
+            Ev::Start(Field::ResultType) => Event::ResultTypeStart,
+            Ev::Start(Field::ItemUri) => Event::UriStart,
+            Ev::Start(Field::ItemMime) => Event::MimeTypeStart,
+            Ev::Start(Field::Message) => Event::MessageStart,
+            // Pieces only with bytes in them.
+            Ev::Str(_, "") | Ev::Raw(_, []) => return,
             Ev::Start(Field::ItemBlob) => {
                 self.blob.carry = Carry::new();
                 self.blob.total = 0;

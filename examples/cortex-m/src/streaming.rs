@@ -238,7 +238,7 @@ pub fn run(
     ensure(tag == Tag::Result, "tag (streamed)")?;
 
     // 2. The same frame through the reader, every piece checked against the model.
-    let mut reader = Reader::<READER_BUF>::new();
+    let mut reader = Reader::<READER_BUF>::sized();
     let reader_size = core::mem::size_of_val(&reader);
     let mut check = Check::new();
     let mut on = |e: diverge_frame::stream::Event<'_>| check.on(e);
@@ -381,6 +381,7 @@ impl Check {
         use diverge_frame::stream::{Event, Kept};
 
         match e {
+            Event::ResultTypeStart => need(self.items == 0, "resultType (inside contents)"),
             Event::ResultType(s) => {
                 need(self.items == 0, "resultType (inside contents)")?;
                 push(&mut self.result_type, s, "resultType")
@@ -391,7 +392,15 @@ impl Check {
                 self.mime = None;
                 need(self.items <= 2, "content items (one too many)")
             }
+            Event::UriStart => {
+                self.uri.clear();
+                Ok(())
+            }
             Event::Uri(s) => push(&mut self.uri, s, "uri"),
+            Event::MimeTypeStart => {
+                self.mime = Some(Default::default());
+                Ok(())
+            }
             Event::MimeType(s) => push(self.mime.get_or_insert_default(), s, "mimeType"),
             Event::TextStart => {
                 self.text_starts += 1;
