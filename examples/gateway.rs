@@ -70,11 +70,11 @@
 //! `--mcu` has an emulated Cortex-M3 relay the paths instead (QEMU, the
 //! `uart-relay` firmware of `examples/cortex-m`, over two UARTs; its
 //! buffer and cap are the firmware's, the large cases scaled down):
-//! see `gateway_mcu.rs`.
+//! see `gateway/mcu.rs`.
 
 #![allow(clippy::indexing_slicing)]
 
-#[path = "gateway_mcu.rs"]
+#[path = "gateway/mcu.rs"]
 mod mcu;
 
 use std::io::{self, ErrorKind, Read, Write};

@@ -384,12 +384,14 @@ impl Mcu {
         up: &mut TcpStream,
         down: &mut TcpStream,
     ) -> Result<Relayed, String> {
-        if self.failed {
-            return Err("the MCU failed on an earlier path".into());
-        }
-        let started = Instant::now();
-        let result = self.bridge(up, down);
-        self.busy += started.elapsed();
+        let result = if self.failed {
+            Err(io_err("the MCU failed on an earlier path"))
+        } else {
+            let started = Instant::now();
+            let result = self.bridge(up, down);
+            self.busy += started.elapsed();
+            result
+        };
         result.map_err(|e| {
             // Whatever went down is not known to be a frame: the caller's drop resets it.
             let _ = socket2::SockRef::from(&*down).set_linger(Some(Duration::ZERO));
@@ -406,17 +408,17 @@ impl Mcu {
         let stop = Arc::new(AtomicBool::new(false));
         // However this returns, the feeder stops within one read of the path.
         let _stop = StopOnDrop(Arc::clone(&stop));
-        let out = Arc::new(AtomicUsize::new(0));
+        // Message bytes out of UART1 so far: the feeder keeps within WINDOW of them.
+        let came_out = Arc::new(AtomicUsize::new(0));
         let feeder = {
             let (mut up, mut uart0) = (up.try_clone()?, self.uart0.try_clone()?);
-            let (stop, out) = (Arc::clone(&stop), Arc::clone(&out));
-            thread::spawn(move || feed(&mut up, &mut uart0, &stop, &out, deadline))
+            let (stop, came_out) = (Arc::clone(&stop), Arc::clone(&came_out));
+            thread::spawn(move || feed(&mut up, &mut uart0, &stop, &came_out, deadline))
         };
 
         // UART1 → downstream, unstuffed, each chunk as it comes, up to the flag or the abort.
         self.uart1
             .set_read_timeout(Some(Duration::from_millis(100)))?;
-        let came_out = out;
         let (mut buf, mut out) = ([0u8; 4096], Vec::new());
         let (mut forwarded, mut escaped, mut down_err) = (Vec::new(), false, None);
         let line_end = 'read: loop {
