@@ -80,7 +80,13 @@ fn main() -> ! {
         paths += 1;
         let mut up = Unstuff::new(&mut uart0, &mut clock, IDLE_TICKS);
         let mut down = Stuff::new(&mut uart1);
-        let relayed = relay(&mut up, &mut down, buf, CAP);
+        // The one use of the crate's relay API; its stack measured on its own.
+        let mut relayed = None;
+        let relay_stack =
+            stack::measure(&mut || relayed = Some(relay(&mut up, &mut down, buf, CAP)));
+        let Some(relayed) = relayed else {
+            fail("the relay did not run")
+        };
         match relayed.end.downstream() {
             Downstream::Close => down.close(),
             Downstream::Abort => down.abort(),
@@ -97,14 +103,8 @@ fn main() -> ! {
         };
         total_in += bytes_in;
         total_out += relayed.forwarded;
-        report(
-            paths,
-            &relayed.end,
-            bytes_in,
-            relayed.forwarded,
-            drained,
-            state,
-        );
+        let counts = [bytes_in, relayed.forwarded, drained, state, relay_stack];
+        report(paths, &relayed.end, counts);
     }
     hprintln!(
         "done: {} paths, {} B in, {} B out, {} stray bytes; stack high-water {} B",
@@ -123,27 +123,20 @@ fn main() -> ! {
 }
 
 /// One line per path: outcome; message bytes in (unstuffed, read by the relay), out
-/// (forwarded), dropped while draining; the relay's state; the stack's high-water.
-fn report(
-    path: u32,
-    end: &RelayEnd<UpError, core::convert::Infallible>,
-    bytes_in: usize,
-    bytes_out: usize,
-    drained: usize,
-    state: usize,
-) {
-    let counts = (bytes_in, bytes_out, drained, state, stack::high_water());
+/// (forwarded), line bytes dropped while draining; the relay's state; the stack the relay call
+/// used.
+fn report(path: u32, end: &RelayEnd<UpError, core::convert::Infallible>, counts: [usize; 5]) {
     macro_rules! line {
         ($($outcome:tt)*) => {
             hprintln!(
                 "path {}: {}; in {} B; out {} B; drained {} B; state {} B; stack {} B",
                 path,
                 format_args!($($outcome)*),
-                counts.0,
-                counts.1,
-                counts.2,
-                counts.3,
-                counts.4
+                counts[0],
+                counts[1],
+                counts[2],
+                counts[3],
+                counts[4]
             )
         };
     }
