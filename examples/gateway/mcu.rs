@@ -83,7 +83,8 @@ const GOOD_BYTES: usize = 200_000;
 
 /// The scenario of `--mcu`: the gateway's, with its large frames scaled to QEMU's UARTs, and a
 /// path that stalls on the first ask (the MCU's idle timeout aborts it; answered on the retry).
-pub(super) fn resources(_: &Mcu) -> Vec<Resource> {
+/// Takes the started MCU only so that no table of this mode exists without one.
+pub(super) fn resources(_mcu: &Mcu) -> Vec<Resource> {
     let mut table = super::resources();
     for r in &mut table {
         match r.uri {
