@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example gateway [-- --buffer BYTES] [--cap BYTES] [--count N] [--quiet]
+//! cargo run --release --example gateway -- --mcu
 //! ```
 //!
 //! Three threads besides the gateway (all sockets on 127.0.0.1, ports picked
@@ -65,8 +66,16 @@
 //! 4 MiB); outcomes that depend on them are computed from them. Sizes take
 //! a `K` or `M` suffix (KiB, MiB). `--count N` repeats the whole scenario N
 //! times, `--quiet` prints only unexpected exchanges and the summary.
+//!
+//! `--mcu` has an emulated Cortex-M3 relay the paths instead (QEMU, the
+//! `uart-relay` firmware of `examples/cortex-m`, over two UARTs; its
+//! buffer and cap are the firmware's, the large cases scaled down):
+//! see `gateway/mcu.rs`.
 
 #![allow(clippy::indexing_slicing)]
+
+#[path = "gateway/mcu.rs"]
+mod mcu;
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -118,6 +127,9 @@ enum Serve {
     DropRequestsOnce,
     /// Every ask: part of the message, then a reset.
     ResetAlways,
+    /// First ask: part of the message, then silence until the gateway hangs
+    /// up (`--mcu`: the MCU's idle timeout). The retry: the message.
+    StallOnce,
 }
 
 /// How an exchange ended, as the gateway sees it.
@@ -218,11 +230,11 @@ impl Resource {
         let refused = u32::from(outcome.refused());
         let (outcome, or, asks, aborted) = match self.serve {
             Serve::Nothing => (Outcome::NotServed, None, 1, 0),
-            Serve::ResetOnce | Serve::ResetAlways if partial > cap => {
+            Serve::ResetOnce | Serve::ResetAlways | Serve::StallOnce if partial > cap => {
                 (Outcome::TooLarge, None, 1, 1)
             }
             Serve::ResetAlways => (Outcome::GaveUp, None, MAX_RETRIES + 1, MAX_RETRIES + 1),
-            Serve::ResetOnce => (outcome, or, 2, 1 + refused),
+            Serve::ResetOnce | Serve::StallOnce => (outcome, or, 2, 1 + refused),
             Serve::DropRequestsOnce => (outcome, or, 2, refused),
             Serve::Message => (outcome, or, 1, refused),
         };
@@ -509,7 +521,7 @@ fn provider(
             let mut path = TcpStream::connect(path_addr)?;
             let reset_now = match resource.serve {
                 Serve::ResetAlways => true,
-                Serve::ResetOnce => first,
+                Serve::ResetOnce | Serve::StallOnce => first,
                 Serve::Message | Serve::Nothing | Serve::DropRequestsOnce => false,
             };
             let message = match resource.serve {
@@ -524,7 +536,11 @@ fn provider(
             // stops reading and resets: that write error is part of the
             // scenario.
             let _ = path.write_all(&out);
-            if reset_now {
+            if reset_now && resource.serve == Serve::StallOnce {
+                // Silent until the gateway hangs up.
+                path.set_read_timeout(Some(TIMEOUT * 6))?;
+                let _ = path.read(&mut [0u8; 1]);
+            } else if reset_now {
                 reset(path)?;
             } else {
                 drop(path); // FIN: the clean close
@@ -662,6 +678,8 @@ struct Gateway {
     buf: Vec<u8>,
     cap: usize,
     next_channel: u32,
+    /// `--mcu`: the emulated MCU that relays the paths.
+    mcu: Option<mcu::Mcu>,
 }
 
 /// How one path went through the relay.
@@ -793,7 +811,10 @@ impl Gateway {
         let mut down = self
             .open_downstream(index)
             .map_err(|e| format!("downstream: {e}"))?;
-        let relayed = relay(&mut up, &mut down, &mut self.buf, self.cap);
+        let relayed = match &mut self.mcu {
+            Some(mcu) => mcu.relay(&mut up, &mut down)?,
+            None => relay(&mut up, &mut down, &mut self.buf, self.cap),
+        };
         // A refused frame leaves bytes unread: dropping the path resets it.
         drop(up);
         notes.read += relayed.read;
@@ -964,10 +985,13 @@ struct Options {
     cap: usize,
     count: u64,
     quiet: bool,
+    mcu: bool,
 }
 
-const USAGE: &str = "usage: gateway [--buffer BYTES] [--cap BYTES] [--count N] [--quiet]\n  \
-                     BYTES: a number, optionally with K (KiB) or M (MiB), at least 1";
+const USAGE: &str = "usage: gateway [--buffer BYTES] [--cap BYTES] [--count N] [--quiet] [--mcu]\n  \
+                     BYTES: a number, optionally with K (KiB) or M (MiB), at least 1\n  \
+                     --mcu: the paths relayed by the Cortex-M3 firmware under QEMU \
+                     (its buffer and cap)";
 
 /// A size in bytes: `4096`, `64K`, `4M`.
 fn size(name: &str, v: &str) -> Result<usize, String> {
@@ -994,6 +1018,7 @@ fn options() -> Result<Options, String> {
         cap: DEFAULT_CAP,
         count: 1,
         quiet: false,
+        mcu: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -1014,6 +1039,7 @@ fn options() -> Result<Options, String> {
                 }
             }
             "--quiet" => options.quiet = true,
+            "--mcu" => options.mcu = true,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
@@ -1040,7 +1066,11 @@ fn main() -> ExitCode {
 }
 
 fn run(options: &Options) -> io::Result<bool> {
-    let table: Arc<[Resource]> = resources().into();
+    let mcu = options.mcu.then(mcu::Mcu::start).transpose()?;
+    let options = &mcu
+        .as_ref()
+        .map_or(Options { ..*options }, |m| m.options(options));
+    let table: Arc<[Resource]> = mcu.as_ref().map_or_else(resources, mcu::resources).into();
     let wants: Vec<Want> = table
         .iter()
         .map(|r| r.expected(options.buffer, options.cap))
@@ -1091,6 +1121,7 @@ fn run(options: &Options) -> io::Result<bool> {
         buf: vec![0u8; options.buffer],
         cap: options.cap,
         next_channel: 1,
+        mcu,
     };
 
     println!(
@@ -1150,6 +1181,10 @@ fn run(options: &Options) -> io::Result<bool> {
         }
     }
     let elapsed = started.elapsed();
+    let mcu_ok = gateway.mcu.as_mut().map_or(Ok(()), mcu::Mcu::finish);
+    if let Err(e) = &mcu_ok {
+        println!("mcu: FAILED: {e}");
+    }
 
     // Shut down: downstream first (it reports), then /requests, then paths.
     let mut end = TcpStream::connect(downstream_addr)?;
@@ -1209,7 +1244,10 @@ fn run(options: &Options) -> io::Result<bool> {
         .collect::<Vec<_>>()
         .join(", ");
     let secs = elapsed.as_secs_f64();
-    let state = size_of::<StreamPath>();
+    let state = gateway
+        .mcu
+        .as_ref()
+        .map_or(size_of::<StreamPath>(), mcu::Mcu::state);
     println!(
         "summary: {exchanges} exchanges, {} as expected, {unexpected} unexpected; {outcomes}; \
          {asks} asks; downstream checked {} frames ({:.1} MB) byte for byte, {} not served, \
@@ -1229,5 +1267,5 @@ fn run(options: &Options) -> io::Result<bool> {
         options.buffer,
         options.buffer + state,
     );
-    Ok(unexpected == 0 && downstream_ok)
+    Ok(unexpected == 0 && downstream_ok && mcu_ok.is_ok())
 }

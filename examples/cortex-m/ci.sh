@@ -14,6 +14,8 @@
 #    and, for each opt-level, one line `same job, opt-level s: diverge-frame N B, serde-json-core
 #    M B, ratio R` (flash of each minus the baseline's; R = N / M). Then runs the sjc-claims
 #    firmware, which holds the README's claims about what each decoder checks.
+# 5. Builds the UART relay firmware (src/bin/uart-relay/; `cargo run --release --example gateway
+#    -- --mcu` runs it) and prints its flash and RAM in one line.
 set -euo pipefail
 export CARGO_TERM_COLOR=never
 
@@ -136,3 +138,8 @@ for opt in s z; do
         printf "same job, opt-level %s: diverge-frame %d B, serde-json-core %d B, ratio %.2f\n", opt, ours, anchor, ours / anchor
       }'
 done
+
+step "uart-relay firmware (run by \`cargo run --release --example gateway -- --mcu\`): flash and RAM"
+cargo build --release --locked --features uart-relay --bin uart-relay
+size target/thumbv7m-none-eabi/release/uart-relay | awk '
+  NR > 1 { printf "uart-relay: flash %d B, RAM %d B (data + bss, without the stack)\n", $1, $2 + $3 }'
