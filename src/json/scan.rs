@@ -11,12 +11,27 @@
 //!   grammar only, at any depth.
 //!
 //! Both run one iterative state machine with a fixed bit stack of bracket
-//! kinds. Syntax checks of values nested deeper than the first pass's stack
-//! ([`WINDOW`] levels, 128 bytes) take one more pass over the value per
-//! further [`DEEP_WINDOW`] levels, so the stack stays bounded whatever the
-//! input's depth: 128 bytes for the first pass, and on 64-bit targets an
-//! 8 KiB frame for the deep passes (`[`×10⁶ takes 16 passes), elsewhere
-//! the first pass's 128 bytes again (more passes, same answer).
+//! kinds, in one forward pass, so the first defect in reading order is the
+//! one named, as serde_json names it. A syntax check deeper than its stack
+//! keeps going with the stack as a window over levels `base+1 ..= base+w`:
+//!
+//! * a bracket that would open level `base+w+1` slides the window up by
+//!   half (the upper half's bits move down, `base += w/2`);
+//! * a close down to level `base` or below, where the kind of the now
+//!   current level is needed, recovers the window: the value's text from
+//!   its start to the current position, all of it already validated, is
+//!   scanned again counting brackets outside strings only, and the kinds
+//!   of levels `depth-w+1 ..= depth` are recorded (the last opener at each
+//!   level is the container open there).
+//!
+//! Shallow values never slide. A recovery costs one bracket count over the
+//! value so far, at most once per `w/2` levels of descent followed by
+//! ascent (`[`×10⁶`]`×10⁶ on hosts: 15 counts of at most its 2 MB). The
+//! stack stays bounded whatever the input's depth: [`WINDOW`] levels (128
+//! bytes) first; on 64-bit targets a value that goes deeper is checked
+//! again from its start on a [`DEEP_WINDOW`] stack (an 8 KiB frame, below
+//! the first), so that recoveries stay rare; elsewhere the first stack
+//! slides (same answer, more recoveries).
 
 use crate::error::{BodyError, BodyErrorKind as K};
 
@@ -26,13 +41,15 @@ use super::str::{JsonStr, RawJson};
 /// the outermost included.
 pub(crate) const MAX_DEPTH: usize = 127;
 
-/// Levels of bracket kinds the first syntax pass keeps on its bit stack.
+/// Levels of bracket kinds a syntax check keeps on its first bit stack.
 pub(crate) const WINDOW: usize = 1024;
 
-/// Levels per deep pass (values nested deeper than [`WINDOW`]).
+/// Levels of the deep window (syntax checks of values nested deeper than
+/// [`WINDOW`], checked again on this stack).
 #[cfg(target_pointer_width = "64")]
 pub(crate) const DEEP_WINDOW: usize = 65_536;
-/// Levels per deep pass (values nested deeper than [`WINDOW`]).
+/// Levels of the deep window: on these targets the first stack's, which
+/// slides instead.
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
 
@@ -159,7 +176,6 @@ pub(crate) enum Num {
 
 #[derive(Clone, Copy)]
 enum St {
-    Raw,
     Value,
     AfterOpenObj,
     AfterOpenArr,
@@ -874,104 +890,110 @@ impl<'a> Scanner<'a> {
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
         let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
-        self.machine::<true>(&mut stack, 0, open)?;
+        self.machine::<true>(&mut stack, open, false)?;
         Ok(RawJson::new(
             self.buf.get(start..self.pos).unwrap_or_default(),
         ))
     }
 
-    /// Checks one ignored value's syntax, at any depth.
+    /// Checks one ignored value's syntax, at any depth, naming the first
+    /// defect in reading order as serde_json's `ignore_value` does.
     pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
         let start = self.pos;
         let mut stack = [0; WINDOW / BITS];
-        let deepest = self.machine::<false>(&mut stack, 0, 0)?;
-        if deepest > WINDOW {
-            let end = self.pos;
-            if DEEP_WINDOW == WINDOW {
-                // The deep passes' window is the first pass's: its stack
-                // serves them too (no second one below it).
-                self.deep_passes_in(&mut stack, start, deepest)?;
-            } else {
-                self.deep_passes(start, deepest)?;
-            }
-            self.pos = end;
-        }
-        Ok(())
-    }
-
-    /// The further passes over a value nested deeper than [`WINDOW`]: each
-    /// checks the next [`DEEP_WINDOW`] levels.
-    #[inline(never)]
-    #[cold]
-    fn deep_passes(&mut self, start: usize, deepest: usize) -> Result<(), BodyError> {
-        let mut stack = [0; DEEP_WINDOW / BITS];
-        self.deep_passes_in(&mut stack, start, deepest)
-    }
-
-    /// [`deep_passes`](Self::deep_passes) on `stack`, whose levels
-    /// ([`BITS`] a word) each pass checks.
-    #[inline(never)]
-    #[cold]
-    fn deep_passes_in(
-        &mut self,
-        stack: &mut [Word],
-        start: usize,
-        deepest: usize,
-    ) -> Result<(), BodyError> {
-        let mut lo = WINDOW;
-        while deepest > lo {
+        let done = self.machine::<false>(&mut stack, 0, DEEP_WINDOW > WINDOW)?;
+        if DEEP_WINDOW > WINDOW && !done {
+            // Deeper than [`WINDOW`] levels on a host: again from the start,
+            // on the deep window.
             self.pos = start;
-            self.machine::<false>(stack, lo, 0)?;
-            lo += stack.len() * BITS;
+            self.value_syntax_deep()
+        } else {
+            Ok(())
         }
-        Ok(())
     }
 
-    /// Skips a container whose contents a later pass checks, counting
-    /// brackets only. `pos` is at its opening bracket; returns its depth.
-    fn raw_container(&mut self) -> Result<usize, BodyError> {
-        let mut rel = 0usize;
-        let mut deepest = 0usize;
-        loop {
-            match self.peek() {
-                None => return Err(self.err(K::Eof)),
-                Some(b'"') => self.raw_string()?,
-                Some(b'[' | b'{') => {
-                    self.pos += 1;
-                    rel += 1;
-                    deepest = deepest.max(rel);
-                }
-                Some(b']' | b'}') => {
-                    self.pos += 1;
-                    rel -= 1;
-                    if rel == 0 {
-                        return Ok(deepest);
+    /// [`value_syntax`](Self::value_syntax) on a [`DEEP_WINDOW`]-level
+    /// stack, for values nested deeper than [`WINDOW`] (hosts only: on
+    /// microcontrollers the first stack slides instead).
+    #[inline(never)]
+    #[cold]
+    fn value_syntax_deep(&mut self) -> Result<(), BodyError> {
+        let mut stack = [0; DEEP_WINDOW / BITS];
+        self.machine::<false>(&mut stack, 0, false).map(drop)
+    }
+
+    /// Puts back on `stack` the kinds of the open containers at levels
+    /// `base+1 ..= depth` of the value that starts at `start`, with
+    /// `base = depth - window` (or 0), and returns `base`. `pos` is where
+    /// the machine stands: everything before it was validated, so counting
+    /// brackets outside strings is safe (strings skipped as
+    /// [`raw_string`](Self::raw_string) does). The last opener at each
+    /// level before `pos` is the container open there.
+    #[inline(never)]
+    #[cold]
+    fn recover(&self, stack: &mut [Word], start: usize, depth: usize) -> usize {
+        let base = depth.saturating_sub(window(stack.len()));
+        let mut s = Scanner {
+            buf: self.buf,
+            pos: start,
+        };
+        let mut level = 0usize;
+        while s.pos < self.pos {
+            match s.peek() {
+                Some(b'"') => {
+                    if s.raw_string().is_err() {
+                        break;
                     }
                 }
-                Some(_) => self.pos += 1,
+                Some(c @ (b'[' | b'{')) => {
+                    s.pos += 1;
+                    level += 1;
+                    if level > base {
+                        set_bit(stack, level - base - 1, c == b'{');
+                    }
+                }
+                Some(b']' | b'}') => {
+                    s.pos += 1;
+                    level = level.saturating_sub(1);
+                }
+                _ => s.pos += 1,
             }
         }
+        debug_assert_eq!(level, depth);
+        base
     }
 
     /// The value state machine. `FULL` selects full checks with the depth
-    /// limit (`open` containers already open); otherwise syntax checks of the
-    /// containers at levels `lo+1 ..= lo+window` of this value (`window` is
-    /// [`BITS`] per word of `stack`), the others only counted. Returns the deepest
-    /// level reached.
+    /// limit (`open` containers already open); otherwise syntax checks at
+    /// any depth. The bit stack of bracket kinds holds the levels
+    /// `base+1 ..= base+window` ([`window`] levels: [`BITS`] per word of
+    /// `stack`, at least two words); `base` is 0 unless the value goes
+    /// deeper than the window:
+    ///
+    /// * a push past the window slides it up by half (`grow` false), or
+    ///   stops with `Ok(false)`, `pos` at that bracket (`grow` true: the
+    ///   caller starts again on a deeper stack);
+    /// * a close down to level `base` or below, where the kind of the now
+    ///   current level is needed, recovers the window by one bracket count
+    ///   from the value's start ([`recover`](Self::recover)).
+    ///
+    /// So every level is checked in the one forward pass, and the first
+    /// defect in reading order is the one named. Returns `Ok(true)` at the
+    /// value's end.
     ///
     /// On hosts compiled for each strength; on microcontrollers
     /// ([`HOST`](super::find::HOST) false) once, with the strength a
-    /// run-time flag (the two copies cost 1 KB of flash).
+    /// run-time flag (the two copies cost 1 KB of flash), and never `grow`.
     fn machine<const FULL: bool>(
         &mut self,
         stack: &mut [Word],
-        lo: usize,
         open: usize,
-    ) -> Result<usize, BodyError> {
+        grow: bool,
+    ) -> Result<bool, BodyError> {
         if super::find::HOST {
-            self.machine_in(FULL, stack, lo, open)
+            self.machine_in(FULL, stack, open, grow)
         } else {
-            self.machine_call(FULL, stack, lo, open)
+            self.machine_call(FULL, stack, open)
         }
     }
 
@@ -981,10 +1003,9 @@ impl<'a> Scanner<'a> {
         &mut self,
         full: bool,
         stack: &mut [Word],
-        lo: usize,
         open: usize,
-    ) -> Result<usize, BodyError> {
-        self.machine_in(full, stack, lo, open)
+    ) -> Result<bool, BodyError> {
+        self.machine_in(full, stack, open, false)
     }
 
     #[inline(always)]
@@ -993,61 +1014,33 @@ impl<'a> Scanner<'a> {
         &mut self,
         FULL: bool,
         stack: &mut [Word],
-        lo: usize,
         open: usize,
-    ) -> Result<usize, BodyError> {
-        let window = stack.len() * BITS;
+        grow: bool,
+    ) -> Result<bool, BodyError> {
+        let start = self.pos;
+        let window = window(stack.len());
         let mut depth = 0usize;
-        let mut deepest = 0usize;
-        let mut st = if lo == 0 { St::Value } else { St::Raw };
-        let is_obj = |stack: &[Word], level: usize| {
-            let i = level - lo - 1;
-            stack
-                .get(i / BITS)
-                .is_some_and(|w| w >> (i % BITS) & 1 == 1)
-        };
+        // Levels `base+1 ..= base+window` are on the stack; changed only
+        // in syntax checks of values deeper than the window.
+        let mut base = 0usize;
+        let mut st = St::Value;
         loop {
             match st {
-                St::Raw => match self.peek() {
-                    None => return Err(self.err(K::Eof)),
-                    Some(b'"') => self.raw_string()?,
-                    Some(c @ (b'[' | b'{')) => {
-                        self.pos += 1;
-                        depth += 1;
-                        if depth == lo + 1 {
-                            set_bit(stack, 0, c == b'{');
-                            st = if c == b'{' {
-                                St::AfterOpenObj
-                            } else {
-                                St::AfterOpenArr
-                            };
-                        }
-                    }
-                    Some(b']' | b'}') => {
-                        self.pos += 1;
-                        depth -= 1;
-                        if depth == 0 {
-                            return Ok(deepest);
-                        }
-                    }
-                    Some(_) => self.pos += 1,
-                },
                 St::Value => {
                     match self.ws() {
                         Some(c @ (b'[' | b'{')) => {
                             if FULL && open + depth + 1 > MAX_DEPTH {
                                 return Err(self.err(K::RecursionLimitExceeded));
                             }
-                            if !FULL && depth == lo + window {
-                                let d = self.raw_container()?;
-                                deepest = deepest.max(depth + d);
-                                st = St::AfterValue;
-                                continue;
+                            if !FULL && depth == base + window {
+                                if grow {
+                                    return Ok(false);
+                                }
+                                base = slide(stack, base);
                             }
                             self.pos += 1;
                             depth += 1;
-                            deepest = deepest.max(depth);
-                            set_bit(stack, depth - lo - 1, c == b'{');
+                            set_bit(stack, depth - base - 1, c == b'{');
                             st = if c == b'{' {
                                 St::AfterOpenObj
                             } else {
@@ -1095,14 +1088,16 @@ impl<'a> Scanner<'a> {
                     }
                 }
                 St::AfterValue => {
-                    if depth == lo {
-                        if lo == 0 {
-                            return Ok(deepest);
+                    if depth <= base {
+                        if FULL || depth == 0 {
+                            return Ok(true);
                         }
-                        st = St::Raw;
-                        continue;
+                        base = self.recover(stack, start, depth);
                     }
-                    let obj = is_obj(stack, depth);
+                    let i = depth - base - 1;
+                    let obj = stack
+                        .get(i / BITS)
+                        .is_some_and(|w| w >> (i % BITS) & 1 == 1);
                     match self.ws() {
                         Some(b',') => {
                             self.pos += 1;
@@ -1156,6 +1151,29 @@ impl<'a> Scanner<'a> {
             _ => Err(self.expected(K::ExpectedColon)),
         }
     }
+}
+
+/// Levels a syntax check keeps on `words` words of bit stack: an even
+/// number of words, so that the window slides by exactly half (an odd last
+/// word is left unused).
+const fn window(words: usize) -> usize {
+    words / 2 * 2 * BITS
+}
+
+/// Slides the window of a full `stack` up by half: the upper half's bits
+/// move down, and the new base is returned. (A copy of one half onto the
+/// other, not `copy_within`: that is a `memmove`, 1.6 KB of flash more on
+/// the Cortex-M3, where `memcpy` is there anyway.)
+#[inline(never)]
+#[cold]
+fn slide(stack: &mut [Word], base: usize) -> usize {
+    let half = stack.len() / 2;
+    debug_assert!(half > 0, "a window of at least two words");
+    let (low, high) = stack.split_at_mut(half);
+    for (l, h) in low.iter_mut().zip(high.iter()) {
+        *l = *h;
+    }
+    base + half * BITS
 }
 
 fn set_bit(stack: &mut [Word], i: usize, on: bool) {
@@ -1360,6 +1378,7 @@ const OVERFLOW_AT: [u64; 20] = {
 mod tests {
     extern crate std;
     use std::vec;
+    use std::vec::Vec;
 
     use super::*;
 
@@ -1772,7 +1791,7 @@ mod tests {
 
     /// The microcontrollers' machine, with the strength a run-time flag,
     /// answers as the hosts' two compiled strengths do: verdict, error
-    /// offset, end and deepest level, on token soup of every kind.
+    /// offset and end, on token soup of every kind.
     #[test]
     #[cfg_attr(miri, ignore)]
     fn machine_with_a_runtime_strength_agrees() {
@@ -1817,44 +1836,170 @@ mod tests {
                 let mut a = Scanner::new(&buf);
                 let mut b = Scanner::new(&buf);
                 let (mut sa, mut sb) = ([0; 2], [0; 2]);
-                let x = a.machine::<true>(&mut sa, 0, open);
-                let y = b.machine_call(true, &mut sb, 0, open);
+                let x = a.machine::<true>(&mut sa, open, false);
+                let y = b.machine_call(true, &mut sb, open);
                 oks += usize::from(x.is_ok());
                 assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full, open {open}");
             }
             let mut a = Scanner::new(&buf);
             let mut b = Scanner::new(&buf);
-            let (mut sa, mut sb) = ([0; 1], [0; 1]);
-            let x = a.machine::<false>(&mut sa, 0, 0);
-            let y = b.machine_call(false, &mut sb, 0, 0);
+            let (mut sa, mut sb) = ([0; 2], [0; 2]);
+            let x = a.machine::<false>(&mut sa, 0, false);
+            let y = b.machine_call(false, &mut sb, 0);
             assert_eq!((x, a.pos), (y, b.pos), "{buf:?} syntax");
         }
         assert!(oks > 1000, "{oks} accepted");
     }
 
-    /// The deep passes of 32-bit targets, on the first pass's stack
-    /// (`WINDOW` levels a pass), answer as the hosts' deeper windows do.
+    /// A value's syntax check with `words` words of bit stack that never
+    /// grows (the microcontrollers' way: the window slides and is
+    /// recovered): verdict and end.
+    fn sliding(input: &[u8], words: usize) -> Result<usize, BodyError> {
+        let mut s = Scanner::new(input);
+        let mut stack = vec![0; words];
+        s.machine::<false>(&mut stack, 0, false).map(|done| {
+            assert!(done);
+            s.pos
+        })
+    }
+
+    /// The same with a stack deep enough never to slide: the plain one
+    /// forward pass, which names the first defect in reading order.
+    fn unbounded(input: &[u8]) -> Result<usize, BodyError> {
+        sliding(input, input.len() / BITS + 2)
+    }
+
+    /// Deep nesting checked through a sliding window (the first pass's
+    /// stack, as on 32-bit targets, and the hosts' grow-then-restart
+    /// `value_syntax`) answers as one pass with room for every level:
+    /// well-formed, and broken at, below and above the window's levels.
     #[test]
-    fn deep_passes_on_the_first_stack_agree() {
+    fn sliding_windows_agree_with_an_unbounded_stack() {
         let nest = |n: usize| [vec![b'['; n], vec![b']'; n]].concat();
-        let mut inputs = vec![nest(1500), nest(3000), nest(5000)];
-        for at in [1100, 2500, 4000] {
+        let mut inputs = vec![nest(1024), nest(1025), nest(1500), nest(3000), nest(5000)];
+        for at in [1, 100, 1023, 1024, 1025, 1100, 2500, 4000, 4999] {
             let mut bad = nest(5000);
             bad[10_000 - at] = b'}';
             inputs.push(bad);
+            let mut bad = nest(5000);
+            bad[at] = b'}';
+            inputs.push(bad);
+            let mut bad = nest(5000);
+            bad.insert(10_000 - at, b',');
+            inputs.push(bad);
+            let mut bad = nest(5000);
+            bad.remove(10_000 - at);
+            inputs.push(bad);
         }
         for input in &inputs {
+            let want = unbounded(input);
             let mut host = Scanner::new(input);
-            let want = host.value_syntax().map(|()| host.pos);
+            let got = host.value_syntax().map(|()| host.pos);
+            assert_eq!(got, want, "value_syntax, {} bytes", input.len());
+            assert_eq!(sliding(input, WINDOW / BITS), want, "first stack");
             let mut s = Scanner::new(input);
-            let mut stack = [0; WINDOW / BITS];
-            let got = s.machine::<false>(&mut stack, 0, 0).and_then(|deepest| {
-                let end = s.pos;
-                s.deep_passes_in(&mut stack, 0, deepest)?;
-                Ok(end)
-            });
-            assert_eq!(got, want);
+            let got = s.machine_call(false, &mut [0; WINDOW / BITS], 0);
+            assert_eq!(got.map(|_| s.pos), want, "run-time strength");
         }
+        // The issue's case: a wrong closer below 1 100 opened arrays.
+        let mut bad = vec![b'['; 1100];
+        bad.push(b'}');
+        let e = Scanner::new(&bad).value_syntax().unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (K::ExpectedValue, 1100));
+    }
+
+    /// Random deep values (objects, arrays, strings holding brackets and
+    /// escaped quotes), well-formed or with one defect, checked with
+    /// stacks of two, three (its last word unused) and six words: each
+    /// answers as the unbounded stack.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn sliding_windows_agree_on_random_deep_values() {
+        const LEAVES: [&[u8]; 8] = [
+            b"1",
+            b"-0.5e3",
+            b"true",
+            b"null",
+            b"\"a]}\\\"[{\"",
+            b"\"\\\\\"",
+            b"[]",
+            b"{}",
+        ];
+        const DEFECTS: [&[u8]; 10] = [
+            b"}", b"]", b",", b"01", b"1.", b"\"k\"", b":", b"x", b"\"\\q\"", b"\x01",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut oks, mut deepest) = (0usize, 0usize);
+        for _ in 0..100 {
+            // A random walk down to a few hundred levels and back up.
+            let mut text = vec![];
+            let mut open: Vec<u8> = vec![];
+            let peak = 50 + next() as usize % 450;
+            let (mut first, mut rising) = (true, false);
+            loop {
+                let r = next();
+                if !first {
+                    text.push(b',');
+                }
+                if open.last() == Some(&b'}') {
+                    text.extend_from_slice(b"\"k\":");
+                }
+                let down = text.is_empty() || if rising { r % 8 == 0 } else { r % 8 < 6 };
+                if down && open.len() < peak {
+                    let obj = r & 256 != 0;
+                    text.push(if obj { b'{' } else { b'[' });
+                    open.push(if obj { b'}' } else { b']' });
+                    first = true;
+                    deepest = deepest.max(open.len());
+                    continue;
+                }
+                text.extend_from_slice(LEAVES[(r >> 20) as usize % LEAVES.len()]);
+                first = false;
+                rising |= open.len() >= peak;
+                let closes = if rising {
+                    1 + (r >> 40) % 3
+                } else {
+                    u64::from((r >> 40) % 4 == 0)
+                };
+                for _ in 0..closes {
+                    text.extend(open.pop());
+                }
+                if open.is_empty() {
+                    break;
+                }
+            }
+            let mut inputs = vec![text.clone()];
+            for _ in 0..4 {
+                let mut bad = text.clone();
+                let at = next() as usize % bad.len();
+                let d = DEFECTS[next() as usize % DEFECTS.len()];
+                match next() % 3 {
+                    0 => drop(bad.splice(at..at, d.iter().copied())),
+                    1 => drop(bad.splice(at..=at, d.iter().copied())),
+                    _ => drop(bad.remove(at)),
+                }
+                inputs.push(bad);
+            }
+            inputs.push(text[..next() as usize % text.len()].to_vec());
+            for input in &inputs {
+                let want = unbounded(input);
+                oks += usize::from(want.is_ok());
+                for words in [2, 3, 6] {
+                    assert_eq!(sliding(input, words), want, "{words} words");
+                }
+                let mut host = Scanner::new(input);
+                assert_eq!(host.value_syntax().map(|()| host.pos), want);
+            }
+        }
+        assert!(oks >= 100, "{oks} accepted");
+        // Deep enough for several slides of the smallest window.
+        assert!(deepest > 3 * 2 * BITS, "{deepest} levels at most");
     }
 
     /// The microcontrollers' whitespace skip (the loop alone) answers as

@@ -42,7 +42,8 @@
 //! rejects, never a plain syntax error for one it might accept. Typed values
 //! (`_meta`, `data`, content items) have the reference's own limit of 127
 //! levels, which both decoders enforce alike. (The whole-buffer decoder
-//! takes more passes for deeper ignored values instead; the exchange's
+//! checks deeper ignored values exactly, counting brackets again over the
+//! text it has read when its bit stack runs out; the exchange's
 //! [`TooLarge`](crate::TooLarge) is the same kind of limit for whole frames.)
 //!
 //! # Example
