@@ -549,7 +549,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// Number grammar only (serde_json's `ignore_integer`). `pos` is at `-`
-    /// or a digit.
+    /// or a digit. A number cut short by the end of the input is an
+    /// `InvalidNumber` here, not an `Eof`: serde_json's ignore path reads
+    /// the missing digit as a NUL (`next_char_or_null`), while a typed
+    /// number (and a `Value`) reports the end.
     fn skip_number(&mut self) -> Result<(), BodyError> {
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -562,12 +565,12 @@ impl<'a> Scanner<'a> {
                 }
             }
             Some(b'1'..=b'9') => self.skip_digits(),
-            _ => return Err(self.expected(K::InvalidNumber)),
+            _ => return Err(self.err(K::InvalidNumber)),
         }
         if self.peek() == Some(b'.') {
             self.pos += 1;
             if self.digit().is_none() {
-                return Err(self.expected(K::InvalidNumber));
+                return Err(self.err(K::InvalidNumber));
             }
             self.skip_digits();
         }
@@ -577,7 +580,7 @@ impl<'a> Scanner<'a> {
                 self.pos += 1;
             }
             if self.digit().is_none() {
-                return Err(self.expected(K::InvalidNumber));
+                return Err(self.err(K::InvalidNumber));
             }
             self.skip_digits();
         }
@@ -604,6 +607,8 @@ impl<'a> Scanner<'a> {
                 self.skip_digits();
                 Ok(())
             }
+            // Cut short by the end: as `skip_number` says it.
+            Err(e) if e.kind() == K::Eof => Err(BodyError::new(K::InvalidNumber, e.offset())),
             other => other.map(|_| ()),
         }
     }

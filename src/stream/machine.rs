@@ -1895,9 +1895,13 @@ impl Machine {
             _ => None,
         };
         let full = self.full;
+        // A digit was wanted. At the end of the input a typed number (and a
+        // `Value`'s) reports the end; an ignored one (syntax only) is an
+        // invalid number, as serde_json's ignore path reads the missing
+        // digit as a NUL.
         let expected = || {
             BodyError::new(
-                if c.is_none() {
+                if c.is_none() && full {
                     K::Eof
                 } else {
                     K::InvalidNumber
