@@ -223,6 +223,30 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The error for a value a typed field (or the struct) does not take,
+    /// next after whitespace, in serde_json's order (`peek_invalid_type`): a
+    /// scalar is read first, as a `Value` would be, and its own defect wins
+    /// (a bad literal, number, escape, control character or UTF-8, or the
+    /// end of the input inside it); a whole scalar, or an opening bracket at
+    /// once, is [`InvalidType`](K::InvalidType) at the value's first byte.
+    /// A byte that starts no value is [`ExpectedValue`](K::ExpectedValue),
+    /// the end of the input [`Eof`](K::Eof).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn wrong_type(&mut self) -> BodyError {
+        let first = self.ws();
+        let at = self.pos;
+        match first {
+            None => self.err(K::Eof),
+            Some(b'[' | b'{') => self.err(K::InvalidType),
+            Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => match self.value_full(0) {
+                Ok(_) => BodyError::new(K::InvalidType, at),
+                Err(e) => e,
+            },
+            Some(_) => self.err(K::ExpectedValue),
+        }
+    }
+
     /// After the top-level value: only whitespace may follow.
     pub(crate) fn end(&mut self) -> Result<(), BodyError> {
         match self.ws() {

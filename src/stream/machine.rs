@@ -65,6 +65,10 @@ pub(crate) enum Field {
     ItemOther,
     /// A content item that is not an object.
     BadItem,
+    /// A scalar where a typed field (or the struct) takes another type:
+    /// read whole as a value would be, since its own defect wins (serde_json's
+    /// `peek_invalid_type`); [`InvalidType`](K::InvalidType) at its end.
+    Wrong,
     /// An unknown top-level member: syntax only.
     Ignored,
 }
@@ -697,11 +701,10 @@ impl Machine {
                         self.set_cont();
                         self.st = St::ArrFirst;
                     }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
-                        return Err(BodyError::new(K::InvalidType, at));
+                    _ => {
+                        self.value_at = at;
+                        i = self.wrong(i, c, at)?;
                     }
-                    Some(_) => return Err(BodyError::new(K::ExpectedValue, at)),
                 },
                 St::ObjFirst => match c {
                     Some(b'}') => {
@@ -963,15 +966,13 @@ impl Machine {
         self.value_at = at;
         self.null = false;
         let field = self.field;
-        let invalid = if c.is_none() { K::Eof } else { K::InvalidType };
-        let invalid = BodyError::new(invalid, at);
         match field {
             Field::ResultType | Field::RequestState | Field::Message | Field::ReqUri => match c {
                 Some(b'n') if matches!(field, Field::ResultType | Field::RequestState) => {
                     Ok(self.null_literal(i))
                 }
                 Some(b'"') => Ok(self.typed_string(field, i, sink)),
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at),
             },
             Field::Ttl | Field::Code => match c {
                 Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
@@ -979,7 +980,7 @@ impl Machine {
                     self.full = true;
                     Ok(self.number_start(c, at, i))
                 }
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at),
             },
             Field::Scope => {
                 if c == Some(b'n') {
@@ -999,13 +1000,13 @@ impl Machine {
                     self.st = St::ArrFirst;
                     Ok(i + 1)
                 }
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at),
             },
             Field::ResultMeta | Field::ReqMeta | Field::InputResponses | Field::Data => match c {
                 Some(b'n') => Ok(self.null_literal(i)),
                 Some(b'{') => self.captured(field, 1, i, c, at, sink),
                 _ if field == Field::Data => self.captured(field, 1, i, c, at, sink),
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at),
             },
             Field::ItemUri
             | Field::ItemMime
@@ -1043,7 +1044,26 @@ impl Machine {
                 self.generic_value(false, 0);
                 self.generic(i, c, at)
             }
+            // Never the field of a value's start: `wrong` sets it there.
+            Field::Wrong => self.wrong(i, c, at),
         }
+    }
+
+    /// At `c`, a value the field (or the struct) does not take, whose first
+    /// byte is `value_at`: the scanner's `wrong_type`. An opening bracket is
+    /// [`InvalidType`](K::InvalidType) at once; a scalar is read whole as a
+    /// value ([`Field::Wrong`]), so that its own defect wins; any other byte
+    /// is [`ExpectedValue`](K::ExpectedValue), the end of the input
+    /// [`Eof`](K::Eof).
+    #[cold]
+    #[inline(never)]
+    fn wrong(&mut self, i: usize, c: Option<u8>, at: usize) -> Result<usize, BodyError> {
+        if let Some(b'[' | b'{') = c {
+            return Err(BodyError::new(K::InvalidType, at));
+        }
+        self.field = Field::Wrong;
+        self.generic_value(true, 0);
+        self.generic(i, c, at)
     }
 
     /// A value the schema does not interpret begins.
@@ -1839,6 +1859,7 @@ impl Machine {
                 }
             }
             Field::BadItem => return Err(BodyError::new(K::InvalidContentItem, at)),
+            Field::Wrong => return Err(BodyError::new(K::InvalidType, self.value_at)),
             _ => {}
         }
         if S::READS

@@ -77,7 +77,7 @@ impl Scanner<'_> {
         let at = self.pos;
         match self.ws() {
             Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(self.expected(K::InvalidType)),
+            _ => return Err(self.wrong_type()),
         }
         match self.number()? {
             Num::U64(v) => i32::try_from(v).map_err(|_| BodyError::new(K::IntegerOutOfRange, at)),

@@ -38,11 +38,7 @@ impl Fields {
         let array = match s.ws() {
             Some(b'{') => false,
             Some(b'[') => true,
-            None => return Err(s.err(K::Eof)),
-            Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
-                return Err(s.err(K::InvalidType));
-            }
-            Some(_) => return Err(s.err(K::ExpectedValue)),
+            _ => return Err(s.wrong_type()),
         };
         s.pos += 1;
         Ok(Self {
@@ -210,7 +206,7 @@ impl<'a> Scanner<'a> {
     pub(crate) fn req_string(&mut self) -> Result<JsonStr<'a>, BodyError> {
         match self.ws() {
             Some(b'"') => self.string(true),
-            _ => Err(self.expected(K::InvalidType)),
+            _ => Err(self.wrong_type()),
         }
     }
 
@@ -238,7 +234,7 @@ impl<'a> Scanner<'a> {
         }
         match self.ws() {
             Some(b'{') => self.value_full(open).map(Some),
-            _ => Err(self.expected(K::InvalidType)),
+            _ => Err(self.wrong_type()),
         }
     }
 

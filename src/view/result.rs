@@ -155,7 +155,7 @@ impl<'a> Scanner<'a> {
         let at = self.pos;
         match self.ws() {
             Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(self.expected(K::InvalidType)),
+            _ => return Err(self.wrong_type()),
         }
         match self.number()? {
             Num::U64(v) if i64::try_from(v).is_ok() => Ok(Some(v)),
@@ -245,7 +245,7 @@ impl<'a> Scanner<'a> {
     ) -> Result<(&'a [u8], usize), BodyError> {
         let start = self.pos;
         if self.ws() != Some(b'[') {
-            return Err(self.expected(K::InvalidType));
+            return Err(self.wrong_type());
         }
         self.pos += 1;
         let mut len = 0usize;
