@@ -732,8 +732,16 @@ impl Machine {
                         i += 1;
                         self.member()?;
                     }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(_) => return Err(BodyError::new(K::ExpectedColon, at)),
+                    // A duplicate known key is refused before its colon is
+                    // looked at (`member` refuses it on the colon).
+                    None => {
+                        self.duplicate()?;
+                        return Err(BodyError::new(K::Eof, at));
+                    }
+                    Some(_) => {
+                        self.duplicate()?;
+                        return Err(BodyError::new(K::ExpectedColon, at));
+                    }
                 },
                 St::Next => {
                     let cont = self.cont();
@@ -1691,6 +1699,19 @@ impl Machine {
 
     // ----- members, scalars and closes ----------------------------------
 
+    /// After a key of the top-level struct: a known field seen before is
+    /// [`DuplicateField`](K::DuplicateField), whatever follows the key (as
+    /// serde's derived visitor checks it before the colon).
+    fn duplicate(&self) -> Result<(), BodyError> {
+        if self.cont() == Cont::TopObj
+            && self.key_found != NO_MATCH
+            && self.seen >> self.key_found & 1 == 1
+        {
+            return Err(BodyError::new(K::DuplicateField, self.key_at));
+        }
+        Ok(())
+    }
+
     /// The colon after a key was consumed: the member's field.
     fn member(&mut self) -> Result<(), BodyError> {
         let found = (self.key_found != NO_MATCH).then_some(usize::from(self.key_found));
@@ -1698,9 +1719,7 @@ impl Machine {
             Cont::TopObj => {
                 self.field = match found {
                     Some(j) => {
-                        if self.seen >> j & 1 == 1 {
-                            return Err(BodyError::new(K::DuplicateField, self.key_at));
-                        }
+                        self.duplicate()?;
                         self.seen |= 1 << j;
                         self.fields().get(j).copied().unwrap_or(Field::Ignored)
                     }

@@ -108,12 +108,19 @@ impl Fields {
             self.n += 1;
             return Ok(Some(i));
         }
-        while let Some((key, key_at)) = self.members.next(s)? {
-            match fields.iter().position(|name| key == *name) {
+        // A known key seen before is refused right after it, before its
+        // colon, as serde's derived visitor does.
+        while let Some((key, key_at)) = self.members.key(s)? {
+            let found = fields.iter().position(|name| key == *name);
+            if let Some(i) = found
+                && self.n & (1 << i) != 0
+            {
+                return Err(BodyError::new(K::DuplicateField, key_at));
+            }
+            s.colon()?;
+            s.ws();
+            match found {
                 Some(i) => {
-                    if self.n & (1 << i) != 0 {
-                        return Err(BodyError::new(K::DuplicateField, key_at));
-                    }
                     self.n |= 1 << i;
                     return Ok(Some(i));
                 }
@@ -126,7 +133,8 @@ impl Fields {
 
 /// A walk over an object's members. For each member,
 /// [`next`](Self::next) checks the key fully, consumes the colon and stops
-/// with `pos` at the value, which the caller must consume.
+/// with `pos` at the value, which the caller must consume
+/// ([`key`](Self::key) stops after the key).
 pub(crate) struct Members {
     first: bool,
 }
@@ -145,29 +153,65 @@ impl Members {
     }
 
     /// The next member's key and the key's offset, or `None` after the
-    /// closing brace. Inlined on hosts, a call on microcontrollers.
+    /// closing brace; the colon is consumed and `pos` is at the value.
+    /// Inlined on hosts, a call on microcontrollers.
     #[inline(always)]
     pub(crate) fn next<'a>(
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
         if crate::json::find::HOST {
-            self.next_in(s)
+            let key = self.key_in(s)?;
+            if key.is_some() {
+                s.colon()?;
+                s.ws();
+            }
+            Ok(key)
         } else {
             self.next_call(s)
         }
     }
 
+    /// [`next`](Self::next) up to the key: `pos` is after the key's closing
+    /// quote, and the caller consumes the colon. Inlined on hosts, a call on
+    /// microcontrollers.
+    #[inline(always)]
+    pub(crate) fn key<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+        if crate::json::find::HOST {
+            self.key_in(s)
+        } else {
+            self.key_call(s)
+        }
+    }
+
+    /// [`next`](Self::next) on microcontrollers: the key's code is linked
+    /// once, in [`key_call`](Self::key_call).
     #[inline(never)]
     fn next_call<'a>(
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
-        self.next_in(s)
+        let key = self.key_call(s)?;
+        if key.is_some() {
+            s.colon()?;
+            s.ws();
+        }
+        Ok(key)
+    }
+
+    #[inline(never)]
+    fn key_call<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+        self.key_in(s)
     }
 
     #[inline(always)]
-    fn next_in<'a>(
+    fn key_in<'a>(
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
@@ -192,8 +236,6 @@ impl Members {
         self.first = false;
         let key_at = s.pos;
         let key = s.key_text(true)?;
-        s.colon()?;
-        s.ws();
         Ok(Some((key, key_at)))
     }
 }
