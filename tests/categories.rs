@@ -120,7 +120,11 @@ impl Tally {
             _ => serde_json::from_slice::<rmcp::ErrorData>(json).err(),
         };
         let theirs = theirs.expect("the differential tests pin acceptance");
-        self.check(json, BodyError::new(ours.kind(), ours.offset() - 1), &theirs);
+        self.check(
+            json,
+            BodyError::new(ours.kind(), ours.offset() - 1),
+            &theirs,
+        );
     }
 
     fn request(&mut self, bytes: &[u8]) {
@@ -164,10 +168,10 @@ fn strip_position(message: &str) -> String {
     let cut = message.find(" at line ").unwrap_or(message.len());
     let mut s = message[..cut].to_owned();
     // Keep the class, not the value: `invalid type: integer `1`, expected …`.
-    if let Some(a) = s.find('`') {
-        if let Some(b) = s[a + 1..].find('`') {
-            s.replace_range(a..a + b + 2, "`…`");
-        }
+    if let Some(a) = s.find('`')
+        && let Some(b) = s[a + 1..].find('`')
+    {
+        s.replace_range(a..a + b + 2, "`…`");
     }
     s
 }
