@@ -54,18 +54,58 @@ impl From<BodyError> for FrameError {
 /// function: for [`Frame::decode`](crate::Frame::decode) that is the frame,
 /// tag byte included (so the first JSON byte is at offset 1); for
 /// [`RequestView::decode`](crate::RequestView::decode) it is the request JSON.
+///
+/// Its [`Display`](fmt::Display) names what the error is about where the
+/// decoder knows it: the field of a missing, duplicate or wrongly typed value
+/// (also given by [`field`](Self::field)), the struct expected at the top
+/// level, or why a content item matched neither the text nor the blob form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct BodyError {
     offset: usize,
     kind: BodyErrorKind,
+    detail: Detail,
 }
 
 impl BodyError {
-    /// Builds an error of `kind` at byte `offset`.
+    /// Builds an error of `kind` at byte `offset` (naming no field).
     #[must_use]
     pub const fn new(kind: BodyErrorKind, offset: usize) -> Self {
-        Self { offset, kind }
+        Self {
+            offset,
+            kind,
+            detail: Detail::NONE,
+        }
+    }
+
+    /// An error of `kind` at byte `offset` about `detail`.
+    pub(crate) const fn about(kind: BodyErrorKind, offset: usize, detail: Detail) -> Self {
+        Self {
+            offset,
+            kind,
+            detail,
+        }
+    }
+
+    /// The name of the field the error is about, if it names one: the
+    /// top-level field of a [`MissingField`](BodyErrorKind::MissingField),
+    /// [`DuplicateField`](BodyErrorKind::DuplicateField),
+    /// [`InvalidType`](BodyErrorKind::InvalidType) or
+    /// [`IntegerOutOfRange`](BodyErrorKind::IntegerOutOfRange) error, or the
+    /// content item member that made an
+    /// [`InvalidContentItem`](BodyErrorKind::InvalidContentItem) match
+    /// neither form.
+    ///
+    /// ```
+    /// use diverge_frame::{Frame, FrameError};
+    ///
+    /// let Err(FrameError::Body(e)) = Frame::decode(b"\x00{\"ttlMs\":1}") else { panic!() };
+    /// assert_eq!(e.field(), Some("contents"));
+    /// assert_eq!(e.to_string(), "missing field `contents` at byte 11");
+    /// ```
+    #[must_use]
+    pub fn field(&self) -> Option<&'static str> {
+        self.detail.name()
     }
 
     /// The byte offset of the defect in the decoded input.
@@ -86,14 +126,163 @@ impl BodyError {
     pub(crate) const fn shifted(self, by: usize) -> Self {
         Self {
             offset: self.offset.saturating_add(by),
-            kind: self.kind,
+            ..self
         }
     }
 }
 
 impl fmt::Display for BodyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
+        self.detail.describe(self.kind, f)?;
+        write!(f, " at byte {}", self.offset)
+    }
+}
+
+/// The names of the bodies' fields, each struct's in serde's order: the
+/// result's from [`Detail::RESULT`], the error's from [`Detail::ERROR`], the
+/// request's from [`Detail::REQUEST`] (the streaming machine's `Field`
+/// starts with the same twelve, in this order).
+const FIELD_NAMES: [&str; 12] = [
+    "resultType",
+    "ttlMs",
+    "cacheScope",
+    "contents",
+    "_meta",
+    "code",
+    "message",
+    "data",
+    "_meta",
+    "uri",
+    "inputResponses",
+    "requestState",
+];
+
+/// What each field of [`FIELD_NAMES`] takes, for an invalid type.
+const FIELD_TYPES: [&str; 12] = [
+    "a string or null",
+    "an integer or null",
+    "\"public\", \"private\" or null",
+    "an array of content items",
+    "an object or null",
+    "an integer (i32)",
+    "a string",
+    "any JSON value",
+    "an object or null",
+    "a string",
+    "an object or null",
+    "a string or null",
+];
+
+/// The content item members the untagged choice looks at, in the order of
+/// `view::result::ItemKey`, and what each must be.
+const ITEM_MEMBERS: [(&str, &str); 5] = [
+    ("uri", "not a string"),
+    ("mimeType", "neither a string nor null"),
+    ("text", "not a string"),
+    ("blob", "not a string"),
+    ("_meta", "neither an object nor null"),
+];
+
+/// What a [`BodyError`] is about beyond its kind, in one byte: nothing, a
+/// field of the body's struct, the struct itself, or why a content item
+/// matched neither form. The words are in [`describe`](Self::describe) only,
+/// so a firmware that never formats an error links none of them.
+///
+/// Codes: 0 nothing; `1 + i` field `i` of [`FIELD_NAMES`]; 13 to 15 the
+/// result, error and request struct; 16 an item that is not an object; 17
+/// an item with neither `text` nor `blob`; `32 + 4 k + s` item member `k`
+/// (`ItemKey` order) in state `s` (`ItemShape`'s: 0 missing, 2 of a wrong
+/// type, 3 more than once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub(crate) struct Detail(u8);
+
+impl Detail {
+    /// Nothing beyond the kind.
+    pub(crate) const NONE: Self = Self(0);
+    /// The result's fields start here in [`FIELD_NAMES`].
+    pub(crate) const RESULT: u8 = 0;
+    /// The error's fields start here in [`FIELD_NAMES`].
+    pub(crate) const ERROR: u8 = 5;
+    /// The request's fields start here in [`FIELD_NAMES`].
+    pub(crate) const REQUEST: u8 = 8;
+    /// A content item that is not an object.
+    pub(crate) const ITEM_NOT_OBJECT: Self = Self(16);
+    /// A content item with neither `text` nor `blob`.
+    pub(crate) const ITEM_NO_BODY: Self = Self(17);
+
+    /// Field `i` of [`FIELD_NAMES`] (a struct's start plus its index).
+    pub(crate) const fn field(i: u8) -> Self {
+        Self(1 + i)
+    }
+
+    /// The struct whose fields start at `base` ([`RESULT`](Self::RESULT),
+    /// [`ERROR`](Self::ERROR) or [`REQUEST`](Self::REQUEST)).
+    pub(crate) const fn body(base: u8) -> Self {
+        Self(match base {
+            Self::RESULT => 13,
+            Self::ERROR => 14,
+            _ => 15,
+        })
+    }
+
+    /// Content item member `key` (an `ItemKey` as a number) in the
+    /// `ItemShape` state `state`.
+    pub(crate) const fn member(key: u8, state: u16) -> Self {
+        Self(32 + 4 * key + (state & 3) as u8)
+    }
+
+    /// The field's or member's name, if the detail names one.
+    fn name(self) -> Option<&'static str> {
+        match self.0 {
+            1..=12 => FIELD_NAMES.get(usize::from(self.0 - 1)).copied(),
+            32..=51 => ITEM_MEMBERS
+                .get(usize::from((self.0 - 32) / 4))
+                .map(|m| m.0),
+            _ => None,
+        }
+    }
+
+    /// Writes `kind`'s words, with what this detail adds.
+    fn describe(self, kind: BodyErrorKind, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        type K = BodyErrorKind;
+        let field = match self.0 {
+            1..=12 => FIELD_NAMES.get(usize::from(self.0 - 1)).copied(),
+            _ => None,
+        };
+        match (kind, field, self.0) {
+            (K::MissingField, Some(name), _) => write!(f, "missing field `{name}`"),
+            (K::DuplicateField, Some(name), _) => write!(f, "duplicate field `{name}`"),
+            (K::InvalidType, Some(name), code) => {
+                let what = FIELD_TYPES.get(usize::from(code - 1)).copied();
+                write!(
+                    f,
+                    "invalid type for `{name}`: expected {}",
+                    what.unwrap_or_default()
+                )
+            }
+            (K::IntegerOutOfRange, Some(name), _) => write!(f, "integer out of range for `{name}`"),
+            (K::InvalidType, None, 13) => f.write_str("invalid type: expected a result object"),
+            (K::InvalidType, None, 14) => f.write_str("invalid type: expected an error object"),
+            (K::InvalidType, None, 15) => f.write_str("invalid type: expected a request object"),
+            (K::InvalidContentItem, None, 16) => f.write_str("content item is not an object"),
+            (K::InvalidContentItem, None, 17) => f.write_str(
+                "content item matches neither form: it has neither \"text\" nor \"blob\"",
+            ),
+            (K::InvalidContentItem, None, code @ 32..=51) => {
+                let (name, wrong) = ITEM_MEMBERS
+                    .get(usize::from((code - 32) / 4))
+                    .copied()
+                    .unwrap_or_default();
+                let neither = "content item matches neither form";
+                match code & 3 {
+                    0 => write!(f, "{neither}: \"{name}\" is missing"),
+                    3 => write!(f, "{neither}: \"{name}\" appears twice"),
+                    _ => write!(f, "{neither}: \"{name}\" is {wrong}"),
+                }
+            }
+            _ => fmt::Display::fmt(&kind, f),
+        }
     }
 }
 

@@ -18,7 +18,7 @@
 //! 8 KiB frame for the deep passes (`[`×10⁶ takes 16 passes), elsewhere
 //! the first pass's 128 bytes again (more passes, same answer).
 
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
 use super::str::{JsonStr, RawJson};
 
@@ -228,19 +228,20 @@ impl<'a> Scanner<'a> {
     /// scalar is read first, as a `Value` would be, and its own defect wins
     /// (a bad literal, number, escape, control character or UTF-8, or the
     /// end of the input inside it); a whole scalar, or an opening bracket at
-    /// once, is [`InvalidType`](K::InvalidType) at the value's first byte.
+    /// once, is [`InvalidType`](K::InvalidType) at the value's first byte,
+    /// about `what` (the field, or the struct).
     /// A byte that starts no value is [`ExpectedValue`](K::ExpectedValue),
     /// the end of the input [`Eof`](K::Eof).
     #[cold]
     #[inline(never)]
-    pub(crate) fn wrong_type(&mut self) -> BodyError {
+    pub(crate) fn wrong_type(&mut self, what: Detail) -> BodyError {
         let first = self.ws();
         let at = self.pos;
         match first {
             None => self.err(K::Eof),
-            Some(b'[' | b'{') => self.err(K::InvalidType),
+            Some(b'[' | b'{') => BodyError::about(K::InvalidType, at, what),
             Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => match self.value_full(0) {
-                Ok(_) => BodyError::new(K::InvalidType, at),
+                Ok(_) => BodyError::about(K::InvalidType, at, what),
                 Err(e) => e,
             },
             Some(_) => self.err(K::ExpectedValue),

@@ -9,7 +9,7 @@ pub(crate) mod error;
 pub(crate) mod request;
 pub(crate) mod result;
 
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
 
@@ -26,6 +26,9 @@ use crate::json::str::{JsonStr, RawJson};
 pub(crate) struct Fields {
     /// The positional array form.
     array: bool,
+    /// Where the struct's fields start in the names errors give
+    /// ([`Detail::RESULT`], [`Detail::ERROR`] or [`Detail::REQUEST`]).
+    base: u8,
     /// Array form: the elements handed out; object: a bit per known field
     /// seen.
     n: u32,
@@ -33,16 +36,19 @@ pub(crate) struct Fields {
 }
 
 impl Fields {
-    /// `pos` is before the struct (whitespace allowed): opens it.
-    pub(crate) fn open(s: &mut Scanner<'_>) -> Result<Self, BodyError> {
+    /// `pos` is before the struct (whitespace allowed): opens it. `base`
+    /// says which struct it is ([`Detail::RESULT`], [`Detail::ERROR`] or
+    /// [`Detail::REQUEST`]), for the errors' words.
+    pub(crate) fn open(s: &mut Scanner<'_>, base: u8) -> Result<Self, BodyError> {
         let array = match s.ws() {
             Some(b'{') => false,
             Some(b'[') => true,
-            _ => return Err(s.wrong_type()),
+            _ => return Err(s.wrong_type(Detail::body(base))),
         };
         s.pos += 1;
         Ok(Self {
             array,
+            base,
             n: 0,
             members: Members { first: true },
         })
@@ -115,7 +121,8 @@ impl Fields {
             if let Some(i) = found
                 && self.n & (1 << i) != 0
             {
-                return Err(BodyError::new(K::DuplicateField, key_at));
+                let field = Detail::field(self.base + i as u8);
+                return Err(BodyError::about(K::DuplicateField, key_at, field));
             }
             s.colon()?;
             s.ws();
@@ -244,11 +251,11 @@ impl Members {
 pub(crate) const TOP: usize = 1;
 
 impl<'a> Scanner<'a> {
-    /// A required string field.
-    pub(crate) fn req_string(&mut self) -> Result<JsonStr<'a>, BodyError> {
+    /// A required string field, `field` (for the error's words).
+    pub(crate) fn req_string(&mut self, field: Detail) -> Result<JsonStr<'a>, BodyError> {
         match self.ws() {
             Some(b'"') => self.string(true),
-            _ => Err(self.wrong_type()),
+            _ => Err(self.wrong_type(field)),
         }
     }
 
@@ -262,21 +269,25 @@ impl<'a> Scanner<'a> {
     }
 
     /// An optional string field (`null` is `None`).
-    pub(crate) fn opt_string(&mut self) -> Result<Option<JsonStr<'a>>, BodyError> {
+    pub(crate) fn opt_string(&mut self, field: Detail) -> Result<Option<JsonStr<'a>>, BodyError> {
         if self.null()? {
             return Ok(None);
         }
-        self.req_string().map(Some)
+        self.req_string(field).map(Some)
     }
 
     /// An optional map field (`_meta`, `inputResponses`): `null` or an object.
-    pub(crate) fn opt_object(&mut self, open: usize) -> Result<Option<RawJson<'a>>, BodyError> {
+    pub(crate) fn opt_object(
+        &mut self,
+        open: usize,
+        field: Detail,
+    ) -> Result<Option<RawJson<'a>>, BodyError> {
         if self.null()? {
             return Ok(None);
         }
         match self.ws() {
             Some(b'{') => self.value_full(open).map(Some),
-            _ => Err(self.wrong_type()),
+            _ => Err(self.wrong_type(field)),
         }
     }
 
