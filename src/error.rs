@@ -59,12 +59,17 @@ impl From<BodyError> for FrameError {
 /// decoder knows it: the field of a missing, duplicate or wrongly typed value
 /// (also given by [`field`](Self::field)), the struct expected at the top
 /// level, or why a content item matched neither the text nor the blob form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct BodyError {
     offset: usize,
-    kind: BodyErrorKind,
-    detail: Detail,
+    /// The kind's number in the low byte, the [`Detail`] in the next one, as
+    /// a `char` (never a surrogate: a detail is below `0xD8`). With the
+    /// offset a pair of scalars, so that a `Result<(), BodyError>` is still
+    /// returned in two registers (a third field sent every such result
+    /// through memory: 0.6 KB of flash on thumb), and a `char`'s niche keeps
+    /// [`FrameError`] as small as the error it wraps (a `NonZeroU16` has one
+    /// spare value, and `FrameError` needs two).
+    code: char,
 }
 
 impl BodyError {
@@ -73,18 +78,27 @@ impl BodyError {
     pub const fn new(kind: BodyErrorKind, offset: usize) -> Self {
         Self {
             offset,
-            kind,
-            detail: Detail::NONE,
+            // A byte is a `char`: no check to compile where the kind is
+            // not a constant.
+            code: kind as u8 as char,
         }
     }
 
     /// An error of `kind` at byte `offset` about `detail`.
     pub(crate) const fn about(kind: BodyErrorKind, offset: usize, detail: Detail) -> Self {
+        let code = kind as u32 | (detail.0 as u32) << 8;
         Self {
             offset,
-            kind,
-            detail,
+            code: match char::from_u32(code) {
+                Some(code) => code,
+                None => '\0',
+            },
         }
+    }
+
+    /// What the error is about beyond its kind.
+    const fn detail(&self) -> Detail {
+        Detail((self.code as u32 >> 8) as u8)
     }
 
     /// The name of the field the error is about, if it names one: the
@@ -105,7 +119,7 @@ impl BodyError {
     /// ```
     #[must_use]
     pub fn field(&self) -> Option<&'static str> {
-        self.detail.name()
+        self.detail().name()
     }
 
     /// The byte offset of the defect in the decoded input.
@@ -117,7 +131,7 @@ impl BodyError {
     /// What is wrong.
     #[must_use]
     pub const fn kind(&self) -> BodyErrorKind {
-        self.kind
+        BodyErrorKind::from_number(self.code as u32 as u8)
     }
 
     /// The same error, its offset moved by `by` bytes (used when the JSON sits
@@ -133,8 +147,33 @@ impl BodyError {
 
 impl fmt::Display for BodyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.detail.describe(self.kind, f)?;
+        self.detail().describe(self.kind(), f)?;
         write!(f, " at byte {}", self.offset)
+    }
+}
+
+/// The offset, the kind and the detail, each as itself.
+impl fmt::Debug for BodyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BodyError")
+            .field("offset", &self.offset)
+            .field("kind", &self.kind())
+            .field("detail", &self.detail())
+            .finish()
+    }
+}
+
+/// The offset, the kind and the field named, if any.
+#[cfg(feature = "defmt")]
+impl defmt::Format for BodyError {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "BodyError {{ offset: {=usize}, kind: {}, field: {} }}",
+            self.offset,
+            self.kind(),
+            self.field()
+        );
     }
 }
 
@@ -188,14 +227,16 @@ const ITEM_MEMBERS: [(&str, &str); 5] = [
 /// matched neither form. The words are in [`describe`](Self::describe) only,
 /// so a firmware that never formats an error links none of them.
 ///
-/// Codes: 0 nothing; `1 + i` field `i` of [`FIELD_NAMES`]; 13 to 15 the
-/// result, error and request struct; 16 an item that is not an object; 17
-/// an item with neither `text` nor `blob`; `32 + 4 k + s` item member `k`
-/// (`ItemKey` order) in state `s` (`ItemShape`'s: 0 missing, 2 of a wrong
-/// type, 3 more than once).
+/// Codes: 0 nothing; `1 + i` field `i` of [`FIELD_NAMES`]; 16 an item that
+/// is not an object; 17 an item with neither `text` nor `blob`; `32 + 4 k +
+/// s` item member `k` (`ItemKey` order) in state `s` (`ItemShape`'s: 0
+/// missing, 2 of a wrong type, 3 more than once); [`BODY`] plus a struct's
+/// start in [`FIELD_NAMES`] the struct.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub(crate) struct Detail(u8);
+
+/// A struct's [`Detail`] is this plus where its fields start.
+const BODY: u8 = 64;
 
 impl Detail {
     /// Nothing beyond the kind.
@@ -219,11 +260,7 @@ impl Detail {
     /// The struct whose fields start at `base` ([`RESULT`](Self::RESULT),
     /// [`ERROR`](Self::ERROR) or [`REQUEST`](Self::REQUEST)).
     pub(crate) const fn body(base: u8) -> Self {
-        Self(match base {
-            Self::RESULT => 13,
-            Self::ERROR => 14,
-            _ => 15,
-        })
+        Self(BODY + base)
     }
 
     /// Content item member `key` (an `ItemKey` as a number) in the
@@ -262,9 +299,11 @@ impl Detail {
                 )
             }
             (K::IntegerOutOfRange, Some(name), _) => write!(f, "integer out of range for `{name}`"),
-            (K::InvalidType, None, 13) => f.write_str("invalid type: expected a result object"),
-            (K::InvalidType, None, 14) => f.write_str("invalid type: expected an error object"),
-            (K::InvalidType, None, 15) => f.write_str("invalid type: expected a request object"),
+            (K::InvalidType, None, code @ BODY..) => f.write_str(match code - BODY {
+                Self::RESULT => "invalid type: expected a result object",
+                Self::ERROR => "invalid type: expected an error object",
+                _ => "invalid type: expected a request object",
+            }),
             (K::InvalidContentItem, None, 16) => f.write_str("content item is not an object"),
             (K::InvalidContentItem, None, 17) => f.write_str(
                 "content item matches neither form: it has neither \"text\" nor \"blob\"",
@@ -352,6 +391,58 @@ pub enum BodyErrorKind {
     /// [`Frame::decode`](crate::Frame::decode)'s answer: the frame may be
     /// valid, and it is refused rather than guessed at.
     StreamDepthExceeded,
+}
+
+impl BodyErrorKind {
+    /// The kind whose number (`as u8`) is `n`; [`Eof`](Self::Eof) for a
+    /// number that is none (a `BodyError` holds only kinds' numbers).
+    /// A table, since safe code cannot turn a number into an enum.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "const: `get` is not; each index is checked against the length"
+    )]
+    const fn from_number(n: u8) -> Self {
+        const KINDS: [BodyErrorKind; 25] = [
+            BodyErrorKind::Eof,
+            BodyErrorKind::ExpectedValue,
+            BodyErrorKind::TrailingCharacters,
+            BodyErrorKind::ExpectedCommaOrEndOfArray,
+            BodyErrorKind::ExpectedCommaOrEndOfObject,
+            BodyErrorKind::KeyMustBeString,
+            BodyErrorKind::ExpectedColon,
+            BodyErrorKind::TrailingComma,
+            BodyErrorKind::MismatchedBracket,
+            BodyErrorKind::InvalidLiteral,
+            BodyErrorKind::InvalidNumber,
+            BodyErrorKind::NumberOutOfRange,
+            BodyErrorKind::ControlCharacterInString,
+            BodyErrorKind::InvalidEscape,
+            BodyErrorKind::LoneSurrogate,
+            BodyErrorKind::InvalidUtf8,
+            BodyErrorKind::RecursionLimitExceeded,
+            BodyErrorKind::InvalidType,
+            BodyErrorKind::MissingField,
+            BodyErrorKind::DuplicateField,
+            BodyErrorKind::InvalidLength,
+            BodyErrorKind::IntegerOutOfRange,
+            BodyErrorKind::UnknownCacheScope,
+            BodyErrorKind::InvalidContentItem,
+            BodyErrorKind::StreamDepthExceeded,
+        ];
+        // Each kind at its number (a new variant goes at the end, here too).
+        const _: () = {
+            let mut i = 0;
+            while i < KINDS.len() {
+                assert!(KINDS[i] as usize == i);
+                i += 1;
+            }
+        };
+        if (n as usize) < KINDS.len() {
+            KINDS[n as usize]
+        } else {
+            Self::Eof
+        }
+    }
 }
 
 impl fmt::Display for BodyErrorKind {

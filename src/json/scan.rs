@@ -237,15 +237,14 @@ impl<'a> Scanner<'a> {
     pub(crate) fn wrong_type(&mut self, what: Detail) -> BodyError {
         let first = self.ws();
         let at = self.pos;
-        match first {
-            None => self.err(K::Eof),
-            Some(b'[' | b'{') => BodyError::about(K::InvalidType, at, what),
-            Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => match self.value_full(0) {
-                Ok(_) => BodyError::about(K::InvalidType, at, what),
-                Err(e) => e,
-            },
-            Some(_) => self.err(K::ExpectedValue),
+        // `value_full` reads a scalar, and refuses the end of the input and
+        // a byte that starts no value as wanted here.
+        if !matches!(first, Some(b'[' | b'{'))
+            && let Err(e) = self.value_full(0)
+        {
+            return e;
         }
+        BodyError::about(K::InvalidType, at, what)
     }
 
     /// After the top-level value: only whitespace may follow.

@@ -26,9 +26,6 @@ use crate::json::str::{JsonStr, RawJson};
 pub(crate) struct Fields {
     /// The positional array form.
     array: bool,
-    /// Where the struct's fields start in the names errors give
-    /// ([`Detail::RESULT`], [`Detail::ERROR`] or [`Detail::REQUEST`]).
-    base: u8,
     /// Array form: the elements handed out; object: a bit per known field
     /// seen.
     n: u32,
@@ -48,7 +45,6 @@ impl Fields {
         s.pos += 1;
         Ok(Self {
             array,
-            base,
             n: 0,
             members: Members { first: true },
         })
@@ -121,7 +117,13 @@ impl Fields {
             if let Some(i) = found
                 && self.n & (1 << i) != 0
             {
-                let field = Detail::field(self.base + i as u8);
+                // The struct, told by its number of fields.
+                let base = match fields.len() {
+                    5 => Detail::RESULT,
+                    3 => Detail::ERROR,
+                    _ => Detail::REQUEST,
+                };
+                let field = Detail::field(base + i as u8);
                 return Err(BodyError::about(K::DuplicateField, key_at, field));
             }
             s.colon()?;
