@@ -8,7 +8,8 @@
 //!
 //! Prints what the input is, every content item (uri, mime type, text length
 //! and first line, blob decoded size) or the error (code, message); on bad
-//! input, the error kind, its byte offset and an excerpt around it.
+//! input, the error (what is wrong, naming the field where there is one, and
+//! its byte offset) and an excerpt around it.
 //! Exit code: 0 valid, 1 invalid, 2 usage error.
 
 use std::io::Read;
@@ -214,7 +215,9 @@ fn code_name(code: i32) -> &'static str {
 
 /// The error, its offset, and the bytes around it with a caret under the spot.
 fn report(what: &str, bytes: &[u8], e: BodyError) {
-    println!("invalid {what}: {e}"); // the error's own line: what, and at which byte
+    // The error's own words name the field, the struct expected or the
+    // content item's fault, and the offset.
+    println!("invalid {what}: {e}");
     let from = e.offset().saturating_sub(24);
     let to = (e.offset() + 24).min(bytes.len());
     let mut line = String::new();

@@ -78,18 +78,126 @@ impl From<BodyError> for FrameError {
 /// function: for [`Frame::decode`](crate::Frame::decode) that is the frame,
 /// tag byte included (so the first JSON byte is at offset 1); for
 /// [`RequestView::decode`](crate::RequestView::decode) it is the request JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+///
+/// Its [`Display`](fmt::Display) names what the error is about where the
+/// decoder knows it: the field of a missing, duplicate or wrongly typed value
+/// (also given by [`field`](Self::field)), the struct expected at the top
+/// level, or why a content item matched neither the text nor the blob form.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct BodyError {
     offset: usize,
+    code: Code,
+}
+
+/// A [`BodyError`]'s kind and [`Detail`], as the target returns them best:
+/// [`Pair`] on 64-bit targets, [`Packed`] on the others.
+#[cfg(target_pointer_width = "64")]
+type Code = Pair;
+/// A [`BodyError`]'s kind and [`Detail`], as the target returns them best:
+/// [`Pair`] on 64-bit targets, [`Packed`] on the others.
+#[cfg(not(target_pointer_width = "64"))]
+type Code = Packed;
+
+/// The kind and the detail side by side: a `BodyError` of 16 bytes, which
+/// 64-bit targets return in two registers as it is, and the kind's niche
+/// keeps [`FrameError`] at 16 bytes. (As one `char`, [`Packed`], `Frame::decode`
+/// took 5 % more instructions on `medium` on x86-64.)
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Pair {
     kind: BodyErrorKind,
+    detail: Detail,
+}
+
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
+impl Pair {
+    const fn new(kind: BodyErrorKind, detail: Detail) -> Self {
+        Self { kind, detail }
+    }
+
+    const fn kind(self) -> BodyErrorKind {
+        self.kind
+    }
+
+    const fn detail(self) -> Detail {
+        self.detail
+    }
+}
+
+/// The kind's number in the low byte and the [`Detail`] in the next one, as
+/// one `char` (never a surrogate: a detail is below `0xD8`). With the offset
+/// a pair of scalars, so that 32-bit targets still return a
+/// `Result<(), BodyError>` in two registers (as three fields, every such
+/// result went through memory: 0.6 KB of flash on thumb), and a `char`'s
+/// niche keeps [`FrameError`] as small as the error it wraps (a `NonZeroU16`
+/// has one spare value, and `FrameError` needs two).
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Packed(char);
+
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+impl Packed {
+    const fn new(kind: BodyErrorKind, detail: Detail) -> Self {
+        if detail.0 == 0 {
+            // A byte is a `char`: no check to compile where the kind is not
+            // a constant.
+            return Self(kind as u8 as char);
+        }
+        let code = kind as u32 | (detail.0 as u32) << 8;
+        Self(match char::from_u32(code) {
+            Some(code) => code,
+            None => '\0',
+        })
+    }
+
+    const fn kind(self) -> BodyErrorKind {
+        BodyErrorKind::from_number(self.0 as u32 as u8)
+    }
+
+    const fn detail(self) -> Detail {
+        Detail((self.0 as u32 >> 8) as u8)
+    }
 }
 
 impl BodyError {
-    /// Builds an error of `kind` at byte `offset`.
+    /// Builds an error of `kind` at byte `offset` (naming no field).
     #[must_use]
     pub const fn new(kind: BodyErrorKind, offset: usize) -> Self {
-        Self { offset, kind }
+        Self::about(kind, offset, Detail::NONE)
+    }
+
+    /// An error of `kind` at byte `offset` about `detail`.
+    pub(crate) const fn about(kind: BodyErrorKind, offset: usize, detail: Detail) -> Self {
+        Self {
+            offset,
+            code: Code::new(kind, detail),
+        }
+    }
+
+    /// What the error is about beyond its kind.
+    const fn detail(&self) -> Detail {
+        self.code.detail()
+    }
+
+    /// The name of the field the error is about, if it names one: the
+    /// top-level field of a [`MissingField`](BodyErrorKind::MissingField),
+    /// [`DuplicateField`](BodyErrorKind::DuplicateField),
+    /// [`InvalidType`](BodyErrorKind::InvalidType) or
+    /// [`IntegerOutOfRange`](BodyErrorKind::IntegerOutOfRange) error, or the
+    /// content item member that made an
+    /// [`InvalidContentItem`](BodyErrorKind::InvalidContentItem) match
+    /// neither form.
+    ///
+    /// ```
+    /// use diverge_frame::{Frame, FrameError};
+    ///
+    /// let Err(FrameError::Body(e)) = Frame::decode(b"\x00{\"ttlMs\":1}") else { panic!() };
+    /// assert_eq!(e.field(), Some("contents"));
+    /// assert_eq!(e.to_string(), "missing field `contents` at byte 11");
+    /// ```
+    #[must_use]
+    pub fn field(&self) -> Option<&'static str> {
+        self.detail().name()
     }
 
     /// The byte offset of the defect in the decoded input.
@@ -101,7 +209,7 @@ impl BodyError {
     /// What is wrong.
     #[must_use]
     pub const fn kind(&self) -> BodyErrorKind {
-        self.kind
+        self.code.kind()
     }
 
     /// The same error, its offset moved by `by` bytes (used when the JSON sits
@@ -110,16 +218,191 @@ impl BodyError {
     pub(crate) const fn shifted(self, by: usize) -> Self {
         Self {
             offset: self.offset.saturating_add(by),
-            kind: self.kind,
+            ..self
         }
     }
 }
 
 impl fmt::Display for BodyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
+        self.detail().describe(self.kind(), f)?;
+        write!(f, " at byte {}", self.offset)
     }
 }
+
+/// The offset, the kind and the detail, each as itself.
+impl fmt::Debug for BodyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BodyError")
+            .field("offset", &self.offset)
+            .field("kind", &self.kind())
+            .field("detail", &self.detail())
+            .finish()
+    }
+}
+
+/// The offset, the kind and the field named, if any.
+#[cfg(feature = "defmt")]
+impl defmt::Format for BodyError {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "BodyError {{ offset: {=usize}, kind: {}, field: {} }}",
+            self.offset,
+            self.kind(),
+            self.field()
+        );
+    }
+}
+
+/// The names of the bodies' fields, each struct's in serde's order: the
+/// result's from [`Detail::RESULT`], the error's from [`Detail::ERROR`], the
+/// request's from [`Detail::REQUEST`] (the streaming machine's `Field`
+/// starts with the same twelve, in this order).
+const FIELD_NAMES: [&str; 12] = [
+    "resultType",
+    "ttlMs",
+    "cacheScope",
+    "contents",
+    "_meta",
+    "code",
+    "message",
+    "data",
+    "_meta",
+    "uri",
+    "inputResponses",
+    "requestState",
+];
+
+/// What each field of [`FIELD_NAMES`] takes, for an invalid type.
+const FIELD_TYPES: [&str; 12] = [
+    "a string or null",
+    "an integer or null",
+    "\"public\", \"private\" or null",
+    "an array of content items",
+    "an object or null",
+    "an integer (i32)",
+    "a string",
+    "any JSON value",
+    "an object or null",
+    "a string",
+    "an object or null",
+    "a string or null",
+];
+
+/// The content item members the untagged choice looks at, in the order of
+/// `view::result::ItemKey`, and what each must be.
+const ITEM_MEMBERS: [(&str, &str); 5] = [
+    ("uri", "not a string"),
+    ("mimeType", "neither a string nor null"),
+    ("text", "not a string"),
+    ("blob", "not a string"),
+    ("_meta", "neither an object nor null"),
+];
+
+/// What a [`BodyError`] is about beyond its kind, in one byte: nothing, a
+/// field of the body's struct, the struct itself, or why a content item
+/// matched neither form. The words are in [`describe`](Self::describe) only,
+/// so a firmware that never formats an error links none of them.
+///
+/// Codes: 0 nothing; `1 + i` field `i` of [`FIELD_NAMES`]; 16 an item that
+/// is not an object; 17 an item with neither `text` nor `blob`; `32 + 4 k +
+/// s` item member `k` (`ItemKey` order) in state `s` (`ItemShape`'s: 0
+/// missing, 2 of a wrong type, 3 more than once); [`BODY`] plus a struct's
+/// start in [`FIELD_NAMES`] the struct.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Detail(u8);
+
+/// A struct's [`Detail`] is this plus where its fields start.
+const BODY: u8 = 64;
+
+impl Detail {
+    /// Nothing beyond the kind.
+    pub(crate) const NONE: Self = Self(0);
+    /// The result's fields start here in [`FIELD_NAMES`].
+    pub(crate) const RESULT: u8 = 0;
+    /// The error's fields start here in [`FIELD_NAMES`].
+    pub(crate) const ERROR: u8 = 5;
+    /// The request's fields start here in [`FIELD_NAMES`].
+    pub(crate) const REQUEST: u8 = 8;
+    /// A content item that is not an object.
+    pub(crate) const ITEM_NOT_OBJECT: Self = Self(16);
+    /// A content item with neither `text` nor `blob`.
+    pub(crate) const ITEM_NO_BODY: Self = Self(17);
+
+    /// Field `i` of [`FIELD_NAMES`] (a struct's start plus its index).
+    pub(crate) const fn field(i: u8) -> Self {
+        Self(1 + i)
+    }
+
+    /// The struct whose fields start at `base` ([`RESULT`](Self::RESULT),
+    /// [`ERROR`](Self::ERROR) or [`REQUEST`](Self::REQUEST)).
+    pub(crate) const fn body(base: u8) -> Self {
+        Self(BODY + base)
+    }
+
+    /// Content item member `key` (an `ItemKey` as a number) in the
+    /// `ItemShape` state `state`.
+    pub(crate) const fn member(key: u8, state: u16) -> Self {
+        Self(32 + 4 * key + (state & 3) as u8)
+    }
+
+    /// The field's or member's name, if the detail names one.
+    fn name(self) -> Option<&'static str> {
+        match self.0 {
+            1..=12 => FIELD_NAMES.get(usize::from(self.0 - 1)).copied(),
+            32..=51 => ITEM_MEMBERS
+                .get(usize::from((self.0 - 32) / 4))
+                .map(|m| m.0),
+            _ => None,
+        }
+    }
+
+    /// Writes `kind`'s words, with what this detail adds: a few pieces
+    /// written one after the other (a `write!` with arguments at each arm
+    /// cost twice the flash).
+    fn describe(self, kind: BodyErrorKind, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        type K = BodyErrorKind;
+        let code = self.0;
+        let name = self.name().unwrap_or_default();
+        let pieces: [&str; 5] = match (kind, code) {
+            (K::MissingField, 1..=12) => ["missing field `", name, "`", "", ""],
+            (K::DuplicateField, 1..=12) => ["duplicate field `", name, "`", "", ""],
+            (K::IntegerOutOfRange, 1..=12) => ["integer out of range for `", name, "`", "", ""],
+            (K::InvalidType, 1..=12) => {
+                let what = FIELD_TYPES.get(usize::from(code - 1)).copied();
+                let what = what.unwrap_or_default();
+                ["invalid type for `", name, "`: expected ", what, ""]
+            }
+            (K::InvalidType, BODY..) => {
+                let what = match code - BODY {
+                    Self::RESULT => "a result object",
+                    Self::ERROR => "an error object",
+                    _ => "a request object",
+                };
+                ["invalid type: expected ", what, "", "", ""]
+            }
+            (K::InvalidContentItem, 16) => ["content item is not an object", "", "", "", ""],
+            (K::InvalidContentItem, 17) => {
+                [NEITHER, "it has neither \"text\" nor \"blob\"", "", "", ""]
+            }
+            (K::InvalidContentItem, 32..=51) => {
+                let member = ITEM_MEMBERS.get(usize::from((code - 32) / 4));
+                let (why, wrong) = match code & 3 {
+                    0 => ("\" is missing", ""),
+                    3 => ("\" appears twice", ""),
+                    _ => ("\" is ", member.map(|m| m.1).unwrap_or_default()),
+                };
+                [NEITHER, "\"", name, why, wrong]
+            }
+            _ => return fmt::Display::fmt(&kind, f),
+        };
+        pieces.into_iter().try_for_each(|p| f.write_str(p))
+    }
+}
+
+/// How an item's error starts.
+const NEITHER: &str = "content item matches neither form: ";
 
 impl core::error::Error for BodyError {}
 
@@ -187,6 +470,59 @@ pub enum BodyErrorKind {
     /// [`Frame::decode`](crate::Frame::decode)'s answer: the frame may be
     /// valid, and it is refused rather than guessed at.
     StreamDepthExceeded,
+}
+
+impl BodyErrorKind {
+    /// The kind whose number (`as u8`) is `n`; [`Eof`](Self::Eof) for a
+    /// number that is none (a `BodyError` holds only kinds' numbers).
+    /// A table, since safe code cannot turn a number into an enum.
+    #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "const: `get` is not; each index is checked against the length"
+    )]
+    const fn from_number(n: u8) -> Self {
+        const KINDS: [BodyErrorKind; 25] = [
+            BodyErrorKind::Eof,
+            BodyErrorKind::ExpectedValue,
+            BodyErrorKind::TrailingCharacters,
+            BodyErrorKind::ExpectedCommaOrEndOfArray,
+            BodyErrorKind::ExpectedCommaOrEndOfObject,
+            BodyErrorKind::KeyMustBeString,
+            BodyErrorKind::ExpectedColon,
+            BodyErrorKind::TrailingComma,
+            BodyErrorKind::MismatchedBracket,
+            BodyErrorKind::InvalidLiteral,
+            BodyErrorKind::InvalidNumber,
+            BodyErrorKind::NumberOutOfRange,
+            BodyErrorKind::ControlCharacterInString,
+            BodyErrorKind::InvalidEscape,
+            BodyErrorKind::LoneSurrogate,
+            BodyErrorKind::InvalidUtf8,
+            BodyErrorKind::RecursionLimitExceeded,
+            BodyErrorKind::InvalidType,
+            BodyErrorKind::MissingField,
+            BodyErrorKind::DuplicateField,
+            BodyErrorKind::InvalidLength,
+            BodyErrorKind::IntegerOutOfRange,
+            BodyErrorKind::UnknownCacheScope,
+            BodyErrorKind::InvalidContentItem,
+            BodyErrorKind::StreamDepthExceeded,
+        ];
+        // Each kind at its number (a new variant goes at the end, here too).
+        const _: () = {
+            let mut i = 0;
+            while i < KINDS.len() {
+                assert!(KINDS[i] as usize == i);
+                i += 1;
+            }
+        };
+        if (n as usize) < KINDS.len() {
+            KINDS[n as usize]
+        } else {
+            Self::Eof
+        }
+    }
 }
 
 impl fmt::Display for BodyErrorKind {

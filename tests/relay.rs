@@ -390,7 +390,8 @@ fn push_api_verdicts_drive_the_exchange() {
 
     // After a refusal, every push gives it again and close keeps it.
     let mut path = StreamPath::new();
-    let first = path.push(b"\x00[1").unwrap_err();
+    // (`1` is read whole before it is refused: the comma ends it.)
+    let first = path.push(b"\x00[1,").unwrap_err();
     assert!(matches!(first, Refused::Malformed(_)));
     assert_eq!(path.push(b"}"), Err(first));
     assert_eq!(path.clone().abort(Broken), RelayEnd::from(first));

@@ -556,6 +556,53 @@ fn cuts_inside_escapes_pairs_characters_numbers_literals_and_keys() {
     }
 }
 
+/// A value of the wrong type is read before it is refused, so its own
+/// defect (or the end of the input inside it) wins; a duplicate known key is
+/// refused before its colon is looked at. Each at every cut, and each prefix.
+#[test]
+fn wrong_types_and_duplicates_at_every_cut() {
+    let frames: &[&[u8]] = &[
+        b"\x00\"a\x01\"",
+        b"\x00 tru",
+        b"\x00-",
+        b"\x00nul",
+        b"\x00\"x\"",
+        b"\x00[1e400]",
+        b"\x00{\"contents\":\"\\q\"}",
+        b"\x00{\"contents\":{}}",
+        b"\x00{\"contents\":[],\"ttlMs\":1.5}",
+        b"\x00{\"contents\":[],\"ttlMs\":\"\\ud800\"}",
+        b"\x00{\"contents\":[],\"_meta\":[}",
+        b"\x00{\"contents\":[],\"_meta\":x}",
+        b"\x00{\"contents\":[],\"resultType\":\"\xff\"}",
+        b"\x01{\"code\":\"x\",\"message\":\"m\"}",
+        b"\x01{\"code\":falsy}",
+        b"\x01{\"code\":1,\"message\":12e}",
+        b"\x01{\"message\":\"a\",\"code\":1,\"message\"\x0c:\"b\"}",
+        b"\x01{\"code\":1,\"code\"",
+        b"\x00{\"contents\":[],\"contents\" :",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"t\",\"text\"x}]}",
+    ];
+    let requests: &[&[u8]] = &[
+        b"{\"uri\":1}",
+        b"{\"uri\":-x}",
+        b"{\"uri\":\"u\",\"inputResponses\":\"\\u12\"}",
+        b"{\"uri\":\"u\",\"requestState\":{}}",
+        b"{\"uri\":\"u\",\"uri\"}",
+        b"[true,\"u\"]",
+    ];
+    for (bytes, request) in frames
+        .iter()
+        .map(|b| (b, false))
+        .chain(requests.iter().map(|b| (b, true)))
+    {
+        for end in 1..=bytes.len() {
+            every_cut(&bytes[..end], request, 0);
+        }
+        every_cut(bytes, request, PAIRS_UP_TO);
+    }
+}
+
 #[test]
 fn empty_chunks_change_nothing() {
     let frame = b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"t\"}]}";

@@ -33,7 +33,7 @@
 //! the first), so that recoveries stay rare; elsewhere the first stack
 //! slides (same answer, more recoveries).
 
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
 use super::str::{JsonStr, RawJson};
 
@@ -237,6 +237,30 @@ impl<'a> Scanner<'a> {
         } else {
             self.err(kind)
         }
+    }
+
+    /// The error for a value a typed field (or the struct) does not take,
+    /// next after whitespace, in serde_json's order (`peek_invalid_type`): a
+    /// scalar is read first, as a `Value` would be, and its own defect wins
+    /// (a bad literal, number, escape, control character or UTF-8, or the
+    /// end of the input inside it); a whole scalar, or an opening bracket at
+    /// once, is [`InvalidType`](K::InvalidType) at the value's first byte,
+    /// about `what` (the field, or the struct).
+    /// A byte that starts no value is [`ExpectedValue`](K::ExpectedValue),
+    /// the end of the input [`Eof`](K::Eof).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn wrong_type(&mut self, what: Detail) -> BodyError {
+        let first = self.ws();
+        let at = self.pos;
+        // `value_full` reads a scalar, and refuses the end of the input and
+        // a byte that starts no value as wanted here.
+        if !matches!(first, Some(b'[' | b'{'))
+            && let Err(e) = self.value_full(0)
+        {
+            return e;
+        }
+        BodyError::about(K::InvalidType, at, what)
     }
 
     /// After the top-level value: only whitespace may follow.

@@ -23,7 +23,7 @@
 //! (`special_exact`, `controls_and_high`), the hex table, serde_json's
 //! significand overflow test and its `f64` range check.
 
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
 use crate::json::scan::{
     HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
@@ -42,7 +42,8 @@ pub(crate) enum Kind {
     Request,
 }
 
-/// What the value being read is, to the schema.
+/// What the value being read is, to the schema. The first twelve are the
+/// bodies' fields in the order errors name them (`Detail::field`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Field {
     ResultType,
@@ -65,8 +66,24 @@ pub(crate) enum Field {
     ItemOther,
     /// A content item that is not an object.
     BadItem,
+    /// A scalar where a typed field (or the struct) takes another type:
+    /// read whole as a value would be, since its own defect wins (serde_json's
+    /// `peek_invalid_type`); [`InvalidType`](K::InvalidType) at its end.
+    Wrong,
     /// An unknown top-level member: syntax only.
     Ignored,
+}
+
+const _: () = assert!(
+    Field::ResultType as u8 == Detail::RESULT
+        && Field::Code as u8 == Detail::ERROR
+        && Field::ReqMeta as u8 == Detail::REQUEST
+        && Field::RequestState as u8 == Detail::REQUEST + 3
+);
+
+/// A field of [`Field`]'s first twelve, as errors name it.
+const fn named(field: Field) -> Detail {
+    Detail::field(field as u8)
 }
 
 const RESULT_FIELDS: [Field; 5] = [
@@ -355,6 +372,8 @@ pub(crate) struct Machine {
     field: Field,
     /// The value's first byte (for errors reported at it).
     value_at: usize,
+    /// What a [`Field::Wrong`] value was read for (the field or the struct).
+    wrong_for: Detail,
     /// The value is an optional field's `null`.
     null: bool,
     /// The key that started the current member (for `DuplicateField`).
@@ -444,6 +463,7 @@ impl Machine {
             index: 0,
             field: Field::Ignored,
             value_at: 0,
+            wrong_for: Detail::NONE,
             null: false,
             key_at: 0,
             item: ItemShape::new(),
@@ -495,6 +515,15 @@ impl Machine {
     /// Bytes fed so far, counted from the body's first byte's `base`.
     pub(crate) const fn offset(&self) -> usize {
         self.base
+    }
+
+    /// Where the body's fields start in the names errors give.
+    const fn base(&self) -> u8 {
+        match self.kind {
+            Kind::Result => Detail::RESULT,
+            Kind::Error => Detail::ERROR,
+            Kind::Request => Detail::REQUEST,
+        }
     }
 
     const fn fields(&self) -> &'static [Field] {
@@ -697,11 +726,10 @@ impl Machine {
                         self.set_cont();
                         self.st = St::ArrFirst;
                     }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
-                        return Err(BodyError::new(K::InvalidType, at));
+                    _ => {
+                        self.value_at = at;
+                        i = self.wrong(i, c, at, Detail::body(self.base()))?;
                     }
-                    Some(_) => return Err(BodyError::new(K::ExpectedValue, at)),
                 },
                 St::ObjFirst => match c {
                     Some(b'}') => {
@@ -729,8 +757,16 @@ impl Machine {
                         i += 1;
                         self.member()?;
                     }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(_) => return Err(BodyError::new(K::ExpectedColon, at)),
+                    // A duplicate known key is refused before its colon is
+                    // looked at (`member` refuses it on the colon).
+                    None => {
+                        self.duplicate()?;
+                        return Err(BodyError::new(K::Eof, at));
+                    }
+                    Some(_) => {
+                        self.duplicate()?;
+                        return Err(BodyError::new(K::ExpectedColon, at));
+                    }
                 },
                 St::Next => {
                     let cont = self.cont();
@@ -963,15 +999,13 @@ impl Machine {
         self.value_at = at;
         self.null = false;
         let field = self.field;
-        let invalid = if c.is_none() { K::Eof } else { K::InvalidType };
-        let invalid = BodyError::new(invalid, at);
         match field {
             Field::ResultType | Field::RequestState | Field::Message | Field::ReqUri => match c {
                 Some(b'n') if matches!(field, Field::ResultType | Field::RequestState) => {
                     Ok(self.null_literal(i))
                 }
                 Some(b'"') => Ok(self.typed_string(field, i, sink)),
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at, named(field)),
             },
             Field::Ttl | Field::Code => match c {
                 Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
@@ -979,7 +1013,7 @@ impl Machine {
                     self.full = true;
                     Ok(self.number_start(c, at, i))
                 }
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at, named(field)),
             },
             Field::Scope => {
                 if c == Some(b'n') {
@@ -999,13 +1033,13 @@ impl Machine {
                     self.st = St::ArrFirst;
                     Ok(i + 1)
                 }
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at, named(field)),
             },
             Field::ResultMeta | Field::ReqMeta | Field::InputResponses | Field::Data => match c {
                 Some(b'n') => Ok(self.null_literal(i)),
                 Some(b'{') => self.captured(field, 1, i, c, at, sink),
                 _ if field == Field::Data => self.captured(field, 1, i, c, at, sink),
-                _ => Err(invalid),
+                _ => self.wrong(i, c, at, named(field)),
             },
             Field::ItemUri
             | Field::ItemMime
@@ -1043,7 +1077,33 @@ impl Machine {
                 self.generic_value(false, 0);
                 self.generic(i, c, at)
             }
+            // Never the field of a value's start: `wrong` sets it there.
+            Field::Wrong => self.wrong(i, c, at, self.wrong_for),
         }
+    }
+
+    /// At `c`, a value the field (or the struct) `what` does not take, whose
+    /// first byte is `value_at`: the scanner's `wrong_type`. An opening
+    /// bracket is [`InvalidType`](K::InvalidType) at once; a scalar is read
+    /// whole as a value ([`Field::Wrong`]), so that its own defect wins; any
+    /// other byte is [`ExpectedValue`](K::ExpectedValue), the end of the
+    /// input [`Eof`](K::Eof).
+    #[cold]
+    #[inline(never)]
+    fn wrong(
+        &mut self,
+        i: usize,
+        c: Option<u8>,
+        at: usize,
+        what: Detail,
+    ) -> Result<usize, BodyError> {
+        if let Some(b'[' | b'{') = c {
+            return Err(BodyError::about(K::InvalidType, at, what));
+        }
+        self.wrong_for = what;
+        self.field = Field::Wrong;
+        self.generic_value(true, 0);
+        self.generic(i, c, at)
     }
 
     /// A value the schema does not interpret begins.
@@ -1671,6 +1731,20 @@ impl Machine {
 
     // ----- members, scalars and closes ----------------------------------
 
+    /// After a key of the top-level struct: a known field seen before is
+    /// [`DuplicateField`](K::DuplicateField), whatever follows the key (as
+    /// serde's derived visitor checks it before the colon).
+    fn duplicate(&self) -> Result<(), BodyError> {
+        if self.cont() == Cont::TopObj
+            && self.key_found != NO_MATCH
+            && self.seen >> self.key_found & 1 == 1
+        {
+            let field = Detail::field(self.base() + self.key_found);
+            return Err(BodyError::about(K::DuplicateField, self.key_at, field));
+        }
+        Ok(())
+    }
+
     /// The colon after a key was consumed: the member's field.
     fn member(&mut self) -> Result<(), BodyError> {
         let found = (self.key_found != NO_MATCH).then_some(usize::from(self.key_found));
@@ -1678,9 +1752,7 @@ impl Machine {
             Cont::TopObj => {
                 self.field = match found {
                     Some(j) => {
-                        if self.seen >> j & 1 == 1 {
-                            return Err(BodyError::new(K::DuplicateField, self.key_at));
-                        }
+                        self.duplicate()?;
                         self.seen |= 1 << j;
                         self.fields().get(j).copied().unwrap_or(Field::Ignored)
                     }
@@ -1748,7 +1820,8 @@ impl Machine {
             Cont::Item => {
                 let is_text = self.item.is_text();
                 if !(is_text || self.item.is_blob()) {
-                    return Err(BodyError::new(K::InvalidContentItem, at));
+                    let why = self.item.fault();
+                    return Err(BodyError::about(K::InvalidContentItem, at, why));
                 }
                 self.in_item = false;
                 self.set_cont();
@@ -1771,7 +1844,10 @@ impl Machine {
                     Kind::Request => 1 << 1,
                 };
                 if self.seen & need != need {
-                    return Err(BodyError::new(K::MissingField, at));
+                    // serde names the first missing field in declaration order.
+                    let first = (need & !self.seen).trailing_zeros() as u8;
+                    let field = Detail::field(self.base() + first);
+                    return Err(BodyError::about(K::MissingField, at, field));
                 }
                 self.st = St::End;
                 Ok(())
@@ -1797,11 +1873,13 @@ impl Machine {
                     match self.class() {
                         crate::json::scan::Num::U64(v) if i64::try_from(v).is_ok() => Some(v),
                         crate::json::scan::Num::U64(_) => {
-                            return Err(BodyError::new(K::IntegerOutOfRange, self.value_at));
+                            let ttl = named(Field::Ttl);
+                            return Err(BodyError::about(K::IntegerOutOfRange, self.value_at, ttl));
                         }
                         crate::json::scan::Num::I64(_) => Some(0),
                         crate::json::scan::Num::F64 => {
-                            return Err(BodyError::new(K::InvalidType, self.value_at));
+                            let ttl = named(Field::Ttl);
+                            return Err(BodyError::about(K::InvalidType, self.value_at, ttl));
                         }
                     }
                 };
@@ -1810,12 +1888,13 @@ impl Machine {
                 }
             }
             Field::Code => {
-                let out = BodyError::new(K::IntegerOutOfRange, self.value_at);
+                let out = BodyError::about(K::IntegerOutOfRange, self.value_at, named(Field::Code));
                 let code = match self.class() {
                     crate::json::scan::Num::U64(v) => i32::try_from(v).map_err(|_| out)?,
                     crate::json::scan::Num::I64(v) => i32::try_from(v).map_err(|_| out)?,
                     crate::json::scan::Num::F64 => {
-                        return Err(BodyError::new(K::InvalidType, self.value_at));
+                        let code = named(Field::Code);
+                        return Err(BodyError::about(K::InvalidType, self.value_at, code));
                     }
                 };
                 if S::READS {
@@ -1838,7 +1917,17 @@ impl Machine {
                     sink.event(Ev::Scope(scope));
                 }
             }
-            Field::BadItem => return Err(BodyError::new(K::InvalidContentItem, at)),
+            Field::BadItem => {
+                let why = Detail::ITEM_NOT_OBJECT;
+                return Err(BodyError::about(K::InvalidContentItem, at, why));
+            }
+            Field::Wrong => {
+                return Err(BodyError::about(
+                    K::InvalidType,
+                    self.value_at,
+                    self.wrong_for,
+                ));
+            }
             _ => {}
         }
         if S::READS

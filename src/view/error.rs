@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::{Fields, TOP};
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::{Num, Scanner};
 use crate::json::str::{JsonStr, RawJson};
 
@@ -18,6 +18,10 @@ pub struct ErrorView<'a> {
 
 const FIELDS: [&str; 3] = ["code", "message", "data"];
 
+/// The fields, as errors name them.
+const CODE: Detail = Detail::field(Detail::ERROR);
+const MESSAGE: Detail = Detail::field(Detail::ERROR + 1);
+
 impl<'a> ErrorView<'a> {
     /// Validates error JSON exactly as `serde_json::from_slice::<rmcp::ErrorData>`.
     pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
@@ -25,16 +29,19 @@ impl<'a> ErrorView<'a> {
         let mut code = None;
         let mut message = None;
         let mut data = None;
-        let mut fields = Fields::open(&mut s)?;
+        let mut fields = Fields::open(&mut s, Detail::ERROR)?;
         while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
                 0 => code = Some(s.i32_field()?),
-                1 => message = Some(s.req_string()?),
+                1 => message = Some(s.req_string(MESSAGE)?),
                 _ => data = s.opt_value(TOP)?,
             }
         }
         let (Some(code), Some(message)) = (code, message) else {
-            return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
+            // serde names the first missing field in declaration order.
+            let missing = if code.is_none() { CODE } else { MESSAGE };
+            let at = s.pos.saturating_sub(1);
+            return Err(BodyError::about(K::MissingField, at, missing));
         };
         s.end()?;
         Ok(Self {
@@ -77,12 +84,13 @@ impl Scanner<'_> {
         let at = self.pos;
         match self.ws() {
             Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(self.expected(K::InvalidType)),
+            _ => return Err(self.wrong_type(CODE)),
         }
+        let out = || BodyError::about(K::IntegerOutOfRange, at, CODE);
         match self.number()? {
-            Num::U64(v) => i32::try_from(v).map_err(|_| BodyError::new(K::IntegerOutOfRange, at)),
-            Num::I64(v) => i32::try_from(v).map_err(|_| BodyError::new(K::IntegerOutOfRange, at)),
-            Num::F64 => Err(BodyError::new(K::InvalidType, at)),
+            Num::U64(v) => i32::try_from(v).map_err(|_| out()),
+            Num::I64(v) => i32::try_from(v).map_err(|_| out()),
+            Num::F64 => Err(BodyError::about(K::InvalidType, at, CODE)),
         }
     }
 }

@@ -10,7 +10,7 @@ pub(crate) mod members;
 pub(crate) mod request;
 pub(crate) mod result;
 
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
 
@@ -34,16 +34,14 @@ pub(crate) struct Fields {
 }
 
 impl Fields {
-    /// `pos` is before the struct (whitespace allowed): opens it.
-    pub(crate) fn open(s: &mut Scanner<'_>) -> Result<Self, BodyError> {
+    /// `pos` is before the struct (whitespace allowed): opens it. `base`
+    /// says which struct it is ([`Detail::RESULT`], [`Detail::ERROR`] or
+    /// [`Detail::REQUEST`]), for the errors' words.
+    pub(crate) fn open(s: &mut Scanner<'_>, base: u8) -> Result<Self, BodyError> {
         let array = match s.ws() {
             Some(b'{') => false,
             Some(b'[') => true,
-            None => return Err(s.err(K::Eof)),
-            Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
-                return Err(s.err(K::InvalidType));
-            }
-            Some(_) => return Err(s.err(K::ExpectedValue)),
+            _ => return Err(s.wrong_type(Detail::body(base))),
         };
         s.pos += 1;
         Ok(Self {
@@ -113,12 +111,26 @@ impl Fields {
             self.n += 1;
             return Ok(Some(i));
         }
-        while let Some((key, key_at)) = self.members.next(s)? {
-            match fields.iter().position(|name| key == *name) {
+        // A known key seen before is refused right after it, before its
+        // colon, as serde's derived visitor does.
+        while let Some((key, key_at)) = self.members.key(s)? {
+            let found = fields.iter().position(|name| key == *name);
+            if let Some(i) = found
+                && self.n & (1 << i) != 0
+            {
+                // The struct, told by its number of fields.
+                let base = match fields.len() {
+                    5 => Detail::RESULT,
+                    3 => Detail::ERROR,
+                    _ => Detail::REQUEST,
+                };
+                let field = Detail::field(base + i as u8);
+                return Err(BodyError::about(K::DuplicateField, key_at, field));
+            }
+            s.colon()?;
+            s.ws();
+            match found {
                 Some(i) => {
-                    if self.n & (1 << i) != 0 {
-                        return Err(BodyError::new(K::DuplicateField, key_at));
-                    }
                     self.n |= 1 << i;
                     return Ok(Some(i));
                 }
@@ -131,7 +143,8 @@ impl Fields {
 
 /// A walk over an object's members. For each member,
 /// [`next`](Self::next) checks the key fully, consumes the colon and stops
-/// with `pos` at the value, which the caller must consume.
+/// with `pos` at the value, which the caller must consume
+/// ([`key`](Self::key) stops after the key).
 pub(crate) struct Members {
     first: bool,
 }
@@ -150,29 +163,65 @@ impl Members {
     }
 
     /// The next member's key and the key's offset, or `None` after the
-    /// closing brace. Inlined on hosts, a call on microcontrollers.
+    /// closing brace; the colon is consumed and `pos` is at the value.
+    /// Inlined on hosts, a call on microcontrollers.
     #[inline(always)]
     pub(crate) fn next<'a>(
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
         if crate::json::find::HOST {
-            self.next_in(s)
+            let key = self.key_in(s)?;
+            if key.is_some() {
+                s.colon()?;
+                s.ws();
+            }
+            Ok(key)
         } else {
             self.next_call(s)
         }
     }
 
+    /// [`next`](Self::next) up to the key: `pos` is after the key's closing
+    /// quote, and the caller consumes the colon. Inlined on hosts, a call on
+    /// microcontrollers.
+    #[inline(always)]
+    pub(crate) fn key<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+        if crate::json::find::HOST {
+            self.key_in(s)
+        } else {
+            self.key_call(s)
+        }
+    }
+
+    /// [`next`](Self::next) on microcontrollers: the key's code is linked
+    /// once, in [`key_call`](Self::key_call).
     #[inline(never)]
     fn next_call<'a>(
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
-        self.next_in(s)
+        let key = self.key_call(s)?;
+        if key.is_some() {
+            s.colon()?;
+            s.ws();
+        }
+        Ok(key)
+    }
+
+    #[inline(never)]
+    fn key_call<'a>(
+        &mut self,
+        s: &mut Scanner<'a>,
+    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+        self.key_in(s)
     }
 
     #[inline(always)]
-    fn next_in<'a>(
+    fn key_in<'a>(
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
@@ -197,8 +246,6 @@ impl Members {
         self.first = false;
         let key_at = s.pos;
         let key = s.key_text(true)?;
-        s.colon()?;
-        s.ws();
         Ok(Some((key, key_at)))
     }
 }
@@ -207,11 +254,11 @@ impl Members {
 pub(crate) const TOP: usize = 1;
 
 impl<'a> Scanner<'a> {
-    /// A required string field.
-    pub(crate) fn req_string(&mut self) -> Result<JsonStr<'a>, BodyError> {
+    /// A required string field, `field` (for the error's words).
+    pub(crate) fn req_string(&mut self, field: Detail) -> Result<JsonStr<'a>, BodyError> {
         match self.ws() {
             Some(b'"') => self.string(true),
-            _ => Err(self.expected(K::InvalidType)),
+            _ => Err(self.wrong_type(field)),
         }
     }
 
@@ -225,21 +272,25 @@ impl<'a> Scanner<'a> {
     }
 
     /// An optional string field (`null` is `None`).
-    pub(crate) fn opt_string(&mut self) -> Result<Option<JsonStr<'a>>, BodyError> {
+    pub(crate) fn opt_string(&mut self, field: Detail) -> Result<Option<JsonStr<'a>>, BodyError> {
         if self.null()? {
             return Ok(None);
         }
-        self.req_string().map(Some)
+        self.req_string(field).map(Some)
     }
 
     /// An optional map field (`_meta`, `inputResponses`): `null` or an object.
-    pub(crate) fn opt_object(&mut self, open: usize) -> Result<Option<RawJson<'a>>, BodyError> {
+    pub(crate) fn opt_object(
+        &mut self,
+        open: usize,
+        field: Detail,
+    ) -> Result<Option<RawJson<'a>>, BodyError> {
         if self.null()? {
             return Ok(None);
         }
         match self.ws() {
             Some(b'{') => self.value_full(open).map(Some),
-            _ => Err(self.expected(K::InvalidType)),
+            _ => Err(self.wrong_type(field)),
         }
     }
 

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::{Fields, TOP};
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
 
@@ -31,6 +31,12 @@ pub struct RequestView<'a> {
 /// Field names in serde's positional order.
 const FIELDS: [&str; 4] = ["_meta", "uri", "inputResponses", "requestState"];
 
+/// The fields, as errors name them.
+const META: Detail = Detail::field(Detail::REQUEST);
+const URI: Detail = Detail::field(Detail::REQUEST + 1);
+const INPUT_RESPONSES: Detail = Detail::field(Detail::REQUEST + 2);
+const REQUEST_STATE: Detail = Detail::field(Detail::REQUEST + 3);
+
 impl<'a> RequestView<'a> {
     /// Validates request JSON exactly as
     /// `serde_json::from_slice::<rmcp::model::ReadResourceRequestParams>` does,
@@ -46,17 +52,18 @@ impl<'a> RequestView<'a> {
         let mut meta = None;
         let mut input_responses = None;
         let mut request_state = None;
-        let mut fields = Fields::open(&mut s)?;
+        let mut fields = Fields::open(&mut s, Detail::REQUEST)?;
         while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
-                0 => meta = s.opt_object(TOP)?,
-                1 => uri = Some(s.req_string()?),
-                2 => input_responses = s.opt_object(TOP)?,
-                _ => request_state = s.opt_string()?,
+                0 => meta = s.opt_object(TOP, META)?,
+                1 => uri = Some(s.req_string(URI)?),
+                2 => input_responses = s.opt_object(TOP, INPUT_RESPONSES)?,
+                _ => request_state = s.opt_string(REQUEST_STATE)?,
             }
         }
         let Some(uri) = uri else {
-            return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
+            let at = s.pos.saturating_sub(1);
+            return Err(BodyError::about(K::MissingField, at, URI));
         };
         s.end()?;
         Ok(Self {

@@ -5,7 +5,7 @@ use core::fmt;
 use core::iter::FusedIterator;
 
 use super::{Fields, Members, TOP};
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::{Num, Scanner};
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson, next_key};
@@ -48,6 +48,12 @@ pub struct ResultView<'a> {
 
 const FIELDS: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
 
+/// The fields, as errors name them.
+const RESULT_TYPE: Detail = Detail::field(Detail::RESULT);
+const TTL_MS: Detail = Detail::field(Detail::RESULT + 1);
+const CONTENTS: Detail = Detail::field(Detail::RESULT + 3);
+const META: Detail = Detail::field(Detail::RESULT + 4);
+
 /// Open containers around a content item's members: the result, the
 /// `contents` array and the item itself.
 const ITEM: usize = 3;
@@ -78,18 +84,19 @@ impl<'a> ResultView<'a> {
         let mut result_type = None;
         let mut ttl_ms = None;
         let mut cache_scope = None;
-        let mut fields = Fields::open(&mut s)?;
+        let mut fields = Fields::open(&mut s, Detail::RESULT)?;
         while let Some(i) = fields.next(&mut s, &FIELDS)? {
             match i {
-                0 => result_type = s.opt_string()?,
+                0 => result_type = s.opt_string(RESULT_TYPE)?,
                 1 => ttl_ms = s.ttl_field()?,
                 2 => cache_scope = s.cache_scope_field()?,
                 3 => contents = Some(s.contents_field(items)?),
-                _ => meta = s.opt_object(TOP)?,
+                _ => meta = s.opt_object(TOP, META)?,
             }
         }
         let Some((contents, len)) = contents else {
-            return Err(BodyError::new(K::MissingField, s.pos.saturating_sub(1)));
+            let at = s.pos.saturating_sub(1);
+            return Err(BodyError::about(K::MissingField, at, CONTENTS));
         };
         s.end()?;
         Ok(Self {
@@ -155,13 +162,13 @@ impl<'a> Scanner<'a> {
         let at = self.pos;
         match self.ws() {
             Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(self.expected(K::InvalidType)),
+            _ => return Err(self.wrong_type(TTL_MS)),
         }
         match self.number()? {
             Num::U64(v) if i64::try_from(v).is_ok() => Ok(Some(v)),
-            Num::U64(_) => Err(BodyError::new(K::IntegerOutOfRange, at)),
+            Num::U64(_) => Err(BodyError::about(K::IntegerOutOfRange, at, TTL_MS)),
             Num::I64(_) => Ok(Some(0)),
-            Num::F64 => Err(BodyError::new(K::InvalidType, at)),
+            Num::F64 => Err(BodyError::about(K::InvalidType, at, TTL_MS)),
         }
     }
 
@@ -245,7 +252,7 @@ impl<'a> Scanner<'a> {
     ) -> Result<(&'a [u8], usize), BodyError> {
         let start = self.pos;
         if self.ws() != Some(b'[') {
-            return Err(self.expected(K::InvalidType));
+            return Err(self.wrong_type(CONTENTS));
         }
         self.pos += 1;
         let mut len = 0usize;
@@ -279,7 +286,12 @@ impl<'a> Scanner<'a> {
     fn content_item<S: Items<'a>>(&mut self, items: &mut S) -> Result<(), BodyError> {
         if self.peek() != Some(b'{') {
             self.value_full(ITEM - 1)?;
-            return Err(self.err(K::InvalidContentItem));
+            let at = self.pos;
+            return Err(BodyError::about(
+                K::InvalidContentItem,
+                at,
+                Detail::ITEM_NOT_OBJECT,
+            ));
         }
         let mut item = ItemShape::default();
         let mut members = Members::open(self);
@@ -298,10 +310,8 @@ impl<'a> Scanner<'a> {
         if items.item_end(&item) {
             Ok(())
         } else {
-            Err(BodyError::new(
-                K::InvalidContentItem,
-                self.pos.saturating_sub(1),
-            ))
+            let at = self.pos.saturating_sub(1);
+            Err(BodyError::about(K::InvalidContentItem, at, item.fault()))
         }
     }
 }
@@ -411,6 +421,31 @@ impl ItemShape {
 
     pub(crate) const fn is_blob(&self) -> bool {
         self.has(ItemKey::Blob)
+    }
+
+    /// Why an item of this shape is neither a text nor a blob item (called
+    /// only for such an item), as the error names it: `uri` if it is not
+    /// there once as a string; else no body at all; else `mimeType` or
+    /// `_meta` there twice or of a wrong type; else what is wrong with
+    /// `text` (or, without a `text`, with `blob`).
+    #[cold]
+    pub(crate) fn fault(&self) -> Detail {
+        let state = |key: ItemKey| self.seen >> (2 * key as u32) & 3;
+        let (text, blob) = (state(ItemKey::Text), state(ItemKey::Blob));
+        let key = if state(ItemKey::Uri) != ONCE_OK {
+            ItemKey::Uri
+        } else if text == NONE && blob == NONE {
+            return Detail::ITEM_NO_BODY;
+        } else if state(ItemKey::MimeType) >= ONCE_BAD {
+            ItemKey::MimeType
+        } else if state(ItemKey::Meta) >= ONCE_BAD {
+            ItemKey::Meta
+        } else if text != NONE {
+            ItemKey::Text
+        } else {
+            ItemKey::Blob
+        };
+        Detail::member(key as u8, state(key))
     }
 }
 
