@@ -292,7 +292,11 @@ fn agree(bytes: &[u8], framed: bool) -> Result<(), BodyError> {
             // stopped at, or the input's length at its end (an `Eof`, or a
             // number the end cut short).
             let at_end = at == bytes.len() - tag;
-            let column = if e.kind() == K::Eof || at_end { at } else { at + 1 };
+            let column = if e.kind() == K::Eof || at_end {
+                at
+            } else {
+                at + 1
+            };
             assert_eq!(
                 column,
                 r.column(),

@@ -5,8 +5,11 @@
 //! on every value read through the views; `Err(description)` otherwise.
 #![allow(dead_code, unreachable_pub, clippy::missing_errors_doc)]
 
-use diverge_frame::{Body, Frame, FrameError, JsonStr, RawJson, RequestView};
+use diverge_frame::{
+    Body, BodyError, BodyErrorKind, Frame, FrameError, JsonStr, RawJson, RequestView,
+};
 use rmcp::model::{ReadResourceRequestParams, ReadResourceResult, ResourceContents};
+use serde_json::error::Category;
 
 /// The reference's answer for a frame.
 pub enum RefFrame {
@@ -170,6 +173,13 @@ pub fn check_frame(bytes: &[u8]) -> Result<bool, String> {
                     bytes.len()
                 ));
             }
+            let json = &bytes[1..];
+            let theirs = match bytes[0] {
+                0 => serde_json::from_slice::<ReadResourceResult>(json).err(),
+                _ => serde_json::from_slice::<rmcp::ErrorData>(json).err(),
+            };
+            let theirs = theirs.expect("the reference rejected it a moment ago");
+            same_category(json, BodyError::new(e.kind(), e.offset() - 1), &theirs)?;
             Ok(false)
         }
         (Ok(Frame::Result(v)), RefFrame::Result(r)) => compare_result(&v, &r).map(|()| true),
@@ -193,7 +203,7 @@ pub fn check_request(bytes: &[u8]) -> Result<bool, String> {
     let ours = RequestView::decode(bytes);
     let theirs = serde_json::from_slice::<ReadResourceRequestParams>(bytes);
     match (ours, theirs) {
-        (Err(e), Err(_)) => {
+        (Err(e), Err(theirs)) => {
             if e.offset() > bytes.len() {
                 return Err(format!(
                     "error offset {} beyond input length {}",
@@ -201,6 +211,7 @@ pub fn check_request(bytes: &[u8]) -> Result<bool, String> {
                     bytes.len()
                 ));
             }
+            same_category(bytes, e, &theirs)?;
             Ok(false)
         }
         (Ok(v), Ok(r)) => {
@@ -231,6 +242,48 @@ pub fn check_request(bytes: &[u8]) -> Result<bool, String> {
             theirs.map(|_| "Ok")
         )),
     }
+}
+
+/// The category serde_json's `Error::classify()` gives an error of `kind`:
+/// `Eof` for `Eof`, `Data` for the shape kinds, `Syntax` for the rest.
+pub fn category(kind: BodyErrorKind) -> Category {
+    use BodyErrorKind as K;
+    match kind {
+        K::Eof => Category::Eof,
+        K::InvalidType
+        | K::MissingField
+        | K::DuplicateField
+        | K::InvalidLength
+        | K::IntegerOutOfRange
+        | K::UnknownCacheScope
+        | K::InvalidContentItem => Category::Data,
+        _ => Category::Syntax,
+    }
+}
+
+/// On input both reject: our error's kind falls in the category of the
+/// reference's, and on input of one line our offset (`ours`, counted in the
+/// JSON `json`) is not after the point where serde_json noticed the defect
+/// (its `column()`). `StreamDepthExceeded` never comes from a whole-buffer
+/// decode.
+pub fn same_category(
+    json: &[u8],
+    ours: BodyError,
+    theirs: &serde_json::Error,
+) -> Result<(), String> {
+    let want = theirs.classify();
+    if category(ours.kind()) != want {
+        return Err(format!(
+            "error category differs: ours {ours} ({:?}), reference {theirs} ({want:?})",
+            category(ours.kind())
+        ));
+    }
+    if !json.contains(&b'\n') && ours.offset() > theirs.column() {
+        return Err(format!(
+            "error offset after the reference's: ours {ours} (in the JSON), reference {theirs}"
+        ));
+    }
+    Ok(())
 }
 
 /// Shows bytes readably in a failure message.
