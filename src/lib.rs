@@ -114,12 +114,13 @@ pub use encode::EncodeError;
 pub use error::{BodyError, BodyErrorKind, FrameError};
 pub use exchange::{AskError, Limit, TooLarge, UnexpectedEvent};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
+pub use json::shape::CacheScope;
 pub use json::str::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};
 pub use spec::{SpecError, SpecErrorKind};
 pub use view::error::ErrorView;
 pub use view::members::Members;
 pub use view::request::RequestView;
-pub use view::result::{Body, CacheScope, Content, Contents, ResultView};
+pub use view::result::{Body, Content, Contents, ResultView};
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -89,11 +89,12 @@ use crate::encode::value::{Number as ParsedNumber, parse_number};
 use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
 use crate::json::scan::{Scanner, utf8_error};
+use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::skip;
 use crate::json::str::{Fragment, JsonStr, RawJson, next_key};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
-use crate::view::result::{Body, CacheScope, Content, ItemKey, ItemShape, Items, ResultView};
+use crate::view::result::{Body, Content, Items, ResultView};
 
 /// A decoded response frame, as the reference decoder returns it.
 #[derive(Debug, Clone, PartialEq)]

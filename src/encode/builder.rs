@@ -16,7 +16,7 @@ use crate::check::{
 };
 use crate::frame::{ERROR_TAG, RESULT_TAG};
 use crate::json::scan::MAX_DEPTH;
-use crate::view::result::CacheScope;
+use crate::json::shape::CacheScope;
 
 /// Nesting a top-level field's value may have, itself included: the
 /// reference allows 127 open containers and the body object is one.

@@ -3,5 +3,6 @@
 
 pub(crate) mod find;
 pub(crate) mod scan;
+pub(crate) mod shape;
 pub(crate) mod skip;
 pub(crate) mod str;

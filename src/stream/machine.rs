@@ -28,8 +28,8 @@ use crate::json::find;
 use crate::json::scan::{
     HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
 };
+use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::skip::hex_digit;
-use crate::view::result::{CacheScope, ItemKey, ItemShape};
 
 /// Which body the machine validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
