@@ -131,6 +131,22 @@ fn vectors() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Adds generated inputs (`make`, at every chaos level) to the hand-written
+/// ones, then a mutation of each (`seed` picks the mutations).
+fn grow(inputs: &mut Vec<Vec<u8>>, make: fn(&mut Gen) -> Vec<u8>, seed: u64) {
+    let n = common::cases(20_000, 200);
+    for seed in 0..n as u64 {
+        inputs.push(make(&mut Gen::new(seed, 1 + (seed % 4) as usize)));
+    }
+    let mut g = Gen::new(seed, 0);
+    let base = inputs.len();
+    for i in 0..base.min(n) {
+        let mut m = inputs[i % base].clone();
+        g.mutate(&mut m);
+        inputs.push(m);
+    }
+}
+
 #[test]
 fn frames_fall_in_serde_jsons_categories() {
     let mut tally = Tally::default();
@@ -146,18 +162,7 @@ fn frames_fall_in_serde_jsons_categories() {
     for (json, _) in table::error_rows() {
         inputs.push([&[1u8][..], &json].concat());
     }
-    let n = common::cases(20_000, 200);
-    for seed in 0..n as u64 {
-        let mut g = Gen::new(seed, 1 + (seed % 4) as usize);
-        inputs.push(g.frame());
-    }
-    let mut g = Gen::new(0xC47E, 0);
-    let base = inputs.len();
-    for i in 0..base.min(n) {
-        let mut m = inputs[i % base].clone();
-        g.mutate(&mut m);
-        inputs.push(m);
-    }
+    grow(&mut inputs, Gen::frame, 0xC47E);
     for bytes in &inputs {
         if bytes.len() > 1 {
             tally.frame(bytes);
@@ -178,18 +183,7 @@ fn requests_fall_in_serde_jsons_categories() {
     for (json, _) in table::request_rows() {
         inputs.push(json);
     }
-    let n = common::cases(20_000, 200);
-    for seed in 0..n as u64 {
-        let mut g = Gen::new(seed, 1 + (seed % 4) as usize);
-        inputs.push(g.request());
-    }
-    let mut g = Gen::new(0x5EC7, 0);
-    let base = inputs.len();
-    for i in 0..base.min(n) {
-        let mut m = inputs[i % base].clone();
-        g.mutate(&mut m);
-        inputs.push(m);
-    }
+    grow(&mut inputs, Gen::request, 0x5EC7);
     for bytes in &inputs {
         tally.request(bytes);
     }

@@ -20,11 +20,10 @@
 
 mod common;
 
-use common::oracle::{check_frame, check_request, show};
+use common::oracle::{category, check_frame, check_request, show};
 use diverge_frame::stream::{FrameValidator, IGNORED_DEPTH, RequestValidator};
 use diverge_frame::{BodyError, BodyErrorKind as K, Frame, FrameError, RequestView};
 use rmcp::model::{ReadResourceRequestParams, ReadResourceResult};
-use serde_json::error::Category;
 
 // ----- the inputs -------------------------------------------------------------
 
@@ -225,20 +224,6 @@ impl Deep {
 }
 
 // ----- the checks ---------------------------------------------------------------
-
-fn category(kind: K) -> Category {
-    match kind {
-        K::Eof => Category::Eof,
-        K::InvalidType
-        | K::MissingField
-        | K::DuplicateField
-        | K::InvalidLength
-        | K::IntegerOutOfRange
-        | K::UnknownCacheScope
-        | K::InvalidContentItem => Category::Data,
-        _ => Category::Syntax,
-    }
-}
 
 /// Our whole-buffer answer: `Ok` or the error.
 fn ours(bytes: &[u8], framed: bool) -> Result<(), BodyError> {
