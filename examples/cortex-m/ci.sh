@@ -95,7 +95,9 @@ size "$elf" target/cortex-m-gateway-decode-only.elf target/cortex-m-gateway-base
 size target/cortex-m-gateway-no-stream.elf
 size "$elf" target/cortex-m-gateway-no-stream.elf | awk '
   NR > 1 { t[NR] = $1; r[NR] = $2 + $3 }
-  END { printf "stream (firmware - no-stream): flash %6d B, RAM %d B\n", t[2] - t[3], r[2] - r[3] }'
+  END { printf "stream (firmware - no-stream): flash %6d B, RAM %d B\n", t[2] - t[3], r[2] - r[3]
+        # The figure of the one-core issue, in the form its check reads (goal: 4 096 B or less).
+        printf "stream path flash: %d B (firmware - no-stream)\n", t[2] - t[3] }'
 
 step "same job: diverge-frame and serde-json-core against the baseline, opt-level s and z, panic-halt"
 # Every build goes to the same target directory (the artifacts of s and z live side by side); each
