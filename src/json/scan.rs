@@ -1512,9 +1512,7 @@ mod tests {
             let lo = 10u64.pow(d - 1);
             let span = 10u64.checked_pow(d).map_or(u64::MAX - lo, |hi| hi - lo);
             for _ in 0..20_000 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                crate::json::xorshift(&mut seed);
                 agree(lo + seed % span, e);
             }
         }
@@ -1558,9 +1556,7 @@ mod tests {
         let mut buf = vec![];
         let mut oks = 0usize;
         for _ in 0..100_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::json::xorshift(&mut seed);
             buf.clear();
             buf.push(b'"');
             let mut r = seed;
@@ -1759,9 +1755,7 @@ mod tests {
         }
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..200_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::json::xorshift(&mut seed);
             let mut text = vec![];
             let mut r = seed;
             for _ in 0..seed % 48 {
@@ -1852,9 +1846,7 @@ mod tests {
         let mut buf = vec![];
         let mut oks = 0usize;
         for _ in 0..100_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::json::xorshift(&mut seed);
             buf.clear();
             let mut r = seed;
             for _ in 0..seed % 24 {
@@ -1966,12 +1958,7 @@ mod tests {
             b"}", b"]", b",", b"01", b"1.", b"\"k\"", b":", b"x", b"\"\\q\"", b"\x01",
         ];
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = move || crate::json::xorshift(&mut seed);
         let (mut oks, mut deepest) = (0usize, 0usize);
         for _ in 0..100 {
             // A random walk down to a few hundred levels and back up.

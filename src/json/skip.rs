@@ -548,9 +548,7 @@ mod tests {
         const BYTES: [u8; 8] = [b'"', b'\\', b'a', b'u', b'0', 0xC3, 0xA9, 0x01];
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..200_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::json::xorshift(&mut seed);
             let len = (seed % 90) as usize;
             let mut b = [0u8; 90];
             let mut r = seed;

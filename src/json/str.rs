@@ -639,12 +639,7 @@ mod tests {
             "\\t",
         ];
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = move || crate::json::xorshift(&mut seed);
         for _ in 0..3000 {
             let mut raw = heapless::String::<512>::new();
             for _ in 0..next() % 12 {
