@@ -180,19 +180,45 @@ pub(crate) enum Ev<'e> {
     ItemEnd(bool),
 }
 
-/// Where the machine's events go. The validators use `()`: with `READS`
-/// false no event is built at all.
+/// Where the machine's events go. The machine is compiled once per sink
+/// type, so there are two: `()` for the validators on hosts (its `reads` is
+/// false, so no event is built at all) and [`Dyn`] for every reader, whatever
+/// its closure, and on microcontrollers for the validators too: what a
+/// caller wants out of the grammar is a run-time choice there, and the
+/// firmware links one copy of it (a copy per sink cost 4.5 KiB more).
+/// Tests that force the compact paths on hosts run the validators on
+/// [`Dyn`] too.
 pub(crate) trait Sink {
-    /// Whether events are wanted.
-    const READS: bool;
+    /// Whether events are wanted by this sink (a constant `false` for
+    /// `()`, so that its copy folds every check away).
+    fn reads(&self) -> bool;
     /// One event.
     fn event(&mut self, ev: Ev<'_>);
 }
 
 impl Sink for () {
-    const READS: bool = false;
+    #[inline]
+    fn reads(&self) -> bool {
+        false
+    }
     #[inline]
     fn event(&mut self, _: Ev<'_>) {}
+}
+
+/// The sink of every reader and of the microcontrollers' validators: an
+/// event handler chosen at run time, or none.
+pub(crate) struct Dyn<'s>(pub(crate) Option<&'s mut dyn FnMut(Ev<'_>)>);
+
+impl Sink for Dyn<'_> {
+    #[inline]
+    fn reads(&self) -> bool {
+        self.0.is_some()
+    }
+    fn event(&mut self, ev: Ev<'_>) {
+        if let Some(on) = &mut self.0 {
+            on(ev);
+        }
+    }
 }
 
 /// The grammar position.
@@ -842,7 +868,7 @@ impl Machine {
                 },
             }
         }
-        if S::READS {
+        if sink.reads() {
             if let Some(field) = self.cap {
                 let piece = chunk.get(self.cap_from..).unwrap_or_default();
                 if !piece.is_empty() {
@@ -1065,7 +1091,7 @@ impl Machine {
                     self.set_cont();
                     self.item = ItemShape::new();
                     self.st = St::ObjFirst;
-                    if S::READS {
+                    if sink.reads() {
                         sink.event(Ev::ItemStart);
                     }
                     return Ok(i + 1);
@@ -1126,7 +1152,7 @@ impl Machine {
     ) -> Result<usize, BodyError> {
         self.generic_value(true, open);
         let next = self.generic(i, c, at)?;
-        if S::READS && reads_raw(field) {
+        if sink.reads() && reads_raw(field) {
             self.cap = Some(field);
             self.cap_from = i;
             sink.event(Ev::Start(field));
@@ -1160,7 +1186,7 @@ impl Machine {
     fn typed_string<S: Sink>(&mut self, field: Field, i: usize, sink: &mut S) -> usize {
         self.key = false;
         self.names = Names::None;
-        self.read = S::READS && reads_string(field);
+        self.read = sink.reads() && reads_string(field);
         self.string_start(true);
         if self.read {
             sink.event(Ev::Start(field));
@@ -1375,7 +1401,7 @@ impl Machine {
             End::Quote(p) | End::Escape(p) => p,
             End::Chunk => chunk.len(),
         };
-        if S::READS && self.read {
+        if sink.reads() && self.read {
             self.read_segment(chunk, i, stop, sink);
         } else if self.str_full && (or & HI != 0 || self.have < self.need) && stop > i {
             let text = chunk.get(i..stop).unwrap_or_default();
@@ -1826,7 +1852,7 @@ impl Machine {
                 self.in_item = false;
                 self.set_cont();
                 self.st = St::Next;
-                if S::READS {
+                if sink.reads() {
                     sink.event(Ev::ItemEnd(is_text));
                 }
                 Ok(())
@@ -1883,7 +1909,7 @@ impl Machine {
                         }
                     }
                 };
-                if S::READS {
+                if sink.reads() {
                     sink.event(Ev::Ttl(ttl));
                 }
             }
@@ -1897,7 +1923,7 @@ impl Machine {
                         return Err(BodyError::about(K::InvalidType, self.value_at, code));
                     }
                 };
-                if S::READS {
+                if sink.reads() {
                     sink.event(Ev::Code(code));
                 }
             }
@@ -1913,7 +1939,7 @@ impl Machine {
                 } else {
                     self.scope
                 };
-                if S::READS {
+                if sink.reads() {
                     sink.event(Ev::Scope(scope));
                 }
             }
@@ -1930,7 +1956,7 @@ impl Machine {
             }
             _ => {}
         }
-        if S::READS
+        if sink.reads()
             && let Some(f) = self.cap.take()
         {
             let piece = chunk.get(self.cap_from..i).unwrap_or_default();

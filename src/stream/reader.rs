@@ -1,6 +1,6 @@
 //! [`Reader`]: the streaming machine with its events handed out.
 
-use super::machine::{Ev, Field, Sink};
+use super::machine::{Dyn, Ev, Field};
 use super::validate::FrameValidator;
 use crate::base64::{Carry, DecodeError, Decoder};
 use crate::blob::Base64Error;
@@ -216,11 +216,12 @@ impl<const N: usize> Reader<N> {
                 return Err(FrameError::Body(BodyError::new(K::TrailingCharacters, at)));
             }
         }
-        let mut sink = Events {
+        let mut events = Events {
             blob: &mut self.blob,
             on,
         };
-        self.validator.step(chunk, false, &mut sink)
+        let mut on = |ev: Ev<'_>| events.event(ev);
+        self.validator.step(chunk, false, &mut Dyn(Some(&mut on)))
     }
 
     /// Ends the frame: the last events, then [`Event::FrameEnd`] if it is
@@ -240,16 +241,17 @@ impl<const N: usize> Reader<N> {
         if let Some(done) = self.done {
             return done;
         }
-        let mut sink = Events {
+        let mut events = Events {
             blob: &mut self.blob,
             on,
         };
+        let mut on = |ev: Ev<'_>| events.event(ev);
         let answer = self
             .validator
-            .step(&[], true, &mut sink)
+            .step(&[], true, &mut Dyn(Some(&mut on)))
             .and_then(|()| self.validator.tag().ok_or(FrameError::Empty));
         if let Ok(tag) = answer {
-            (sink.on)(Event::FrameEnd(tag));
+            (events.on)(Event::FrameEnd(tag));
         }
         self.done = Some(answer);
         answer
@@ -262,9 +264,8 @@ struct Events<'r, const N: usize, F> {
     on: F,
 }
 
-impl<const N: usize, F: FnMut(Event<'_>)> Sink for Events<'_, N, F> {
-    const READS: bool = true;
-
+impl<const N: usize, F: FnMut(Event<'_>)> Events<'_, N, F> {
+    /// The machine's event `ev`, made public.
     fn event(&mut self, ev: Ev<'_>) {
         let event = match ev {
             // Each string field opens with a start event, so that an empty

@@ -1,9 +1,10 @@
 //! [`FrameValidator`] and [`RequestValidator`]: the machine fed chunk by
 //! chunk, with nothing read out.
 
-use super::machine::{Kind, Machine, Sink};
+use super::machine::{Dyn, Kind, Machine, Sink};
 use crate::error::{BodyError, FrameError};
 use crate::frame::Tag;
+use crate::json::find;
 
 /// Validates a response frame fed in chunks, as
 /// [`Frame::decode`](crate::Frame::decode) validates it whole.
@@ -73,7 +74,11 @@ impl FrameValidator {
     /// for the whole frame, as soon as these bytes decide it; then the same
     /// error from every later call.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), FrameError> {
-        self.step(chunk, false, &mut ())
+        if find::HOST && !self.machine.compact {
+            self.step(chunk, false, &mut ())
+        } else {
+            self.step(chunk, false, &mut Dyn(None))
+        }
     }
 
     /// Ends the frame.
@@ -83,7 +88,11 @@ impl FrameValidator {
     /// [`FrameError::Empty`] when nothing was fed, or the error of a frame
     /// that ended early (or of an earlier `feed`).
     pub fn finish(mut self) -> Result<Tag, FrameError> {
-        self.step(&[], true, &mut ())?;
+        if find::HOST && !self.machine.compact {
+            self.step(&[], true, &mut ())?;
+        } else {
+            self.step(&[], true, &mut Dyn(None))?;
+        }
         self.tag.ok_or(FrameError::Empty)
     }
 
@@ -195,7 +204,12 @@ impl RequestValidator {
         if let Some(e) = self.error {
             return Err(e);
         }
-        self.machine.run(chunk, eof, &mut ()).inspect_err(|&e| {
+        let run = if find::HOST && !self.machine.compact {
+            self.machine.run(chunk, eof, &mut ())
+        } else {
+            self.machine.run(chunk, eof, &mut Dyn(None))
+        };
+        run.inspect_err(|&e| {
             self.error = Some(e);
         })
     }
