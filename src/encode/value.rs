@@ -11,7 +11,8 @@ use super::ser::JsonSer;
 use super::sink::Sink;
 use super::write::{escape_json_str, write_f64, write_i64, write_u64};
 use crate::error::BodyError;
-use crate::json::scan::{Scanner, overflows};
+use crate::json::number::overflows;
+use crate::json::scan::Scanner;
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson};
 

@@ -35,6 +35,7 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::number::{Num, Number};
 use super::str::{JsonStr, RawJson};
 
 /// The reference's container limit: serde_json allows 127 open containers,
@@ -162,19 +163,6 @@ fn hex4_shared(digits: &[u8], at: usize) -> Result<u16, BodyError> {
     }
 }
 
-/// A number as serde_json's `parse_integer` classifies it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Num {
-    /// A non-negative integer literal that fits `u64`.
-    U64(u64),
-    /// A negative integer literal that fits `i64` (never `-0`).
-    I64(i64),
-    /// Anything else that is in range: a fraction, an exponent, `-0`, or an
-    /// integer too large for the types above.
-    F64,
-}
-
-#[derive(Clone, Copy)]
 enum St {
     Value,
     AfterOpenObj,
@@ -558,358 +546,42 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    #[inline]
-    fn digit(&self) -> Option<u8> {
-        match self.peek() {
-            Some(c @ b'0'..=b'9') => Some(c - b'0'),
-            _ => None,
-        }
-    }
-
-    fn skip_digits(&mut self) {
-        while self.digit().is_some() {
-            self.pos += 1;
-        }
-    }
-
-    /// Number grammar only (serde_json's `ignore_integer`). `pos` is at `-`
-    /// or a digit. A number cut short by the end of the input is an
-    /// `InvalidNumber` here, not an `Eof`: serde_json's ignore path reads
-    /// the missing digit as a NUL (`next_char_or_null`), while a typed
-    /// number (and a `Value`) reports the end.
-    fn skip_number(&mut self) -> Result<(), BodyError> {
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        match self.peek() {
-            Some(b'0') => {
-                self.pos += 1;
-                if self.digit().is_some() {
-                    return Err(self.err(K::InvalidNumber));
-                }
-            }
-            Some(b'1'..=b'9') => self.skip_digits(),
-            _ => return Err(self.err(K::InvalidNumber)),
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            if self.digit().is_none() {
-                return Err(self.err(K::InvalidNumber));
-            }
-            self.skip_digits();
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.pos += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.pos += 1;
-            }
-            if self.digit().is_none() {
-                return Err(self.err(K::InvalidNumber));
-            }
-            self.skip_digits();
-        }
-        Ok(())
-    }
-
-    /// The number grammar check of ignored values: [`skip_number`](Self::skip_number)
-    /// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false)
-    /// [`number`](Self::number) with its range error dropped, which checks
-    /// the same grammar with the same offsets (a range error comes after
-    /// the grammar is checked, before at most some exponent digits), so
-    /// that one number reader is linked, not two (a test compares them).
-    #[inline]
-    fn number_syntax(&mut self) -> Result<(), BodyError> {
-        if super::find::HOST {
-            return self.skip_number();
-        }
-        self.number_range_dropped()
-    }
-
-    fn number_range_dropped(&mut self) -> Result<(), BodyError> {
-        match self.number() {
-            Err(e) if e.kind() == K::NumberOutOfRange => {
-                self.skip_digits();
-                Ok(())
-            }
-            // Cut short by the end: as `skip_number` says it.
-            Err(e) if e.kind() == K::Eof => Err(BodyError::new(K::InvalidNumber, e.offset())),
-            other => other.map(|_| ()),
-        }
-    }
-
-    /// A number with serde_json's classification and range check
-    /// (`parse_integer` and the float path without `float_roundtrip`). On
-    /// microcontrollers ([`HOST`](super::find::HOST) false) the same answer
-    /// from [`number_compact`](Self::number_compact).
+    /// A number, fully: serde_json's class for it, or its error (the
+    /// [`Number`] lexeme over the rest of the buffer as the last bytes).
     #[inline]
     pub(crate) fn number(&mut self) -> Result<Num, BodyError> {
         if super::find::HOST {
-            self.number_split()
+            self.number_of(true)
         } else {
-            self.number_compact()
+            self.number_call(true)
         }
     }
 
-    /// [`number`](Self::number) in one digit loop for the integer and the
-    /// fraction and one for the exponent, instead of serde_json's chain of
-    /// functions, which costs half the flash: the same significand and
-    /// exponent (digits past the significand's `u64` counted into the
-    /// exponent in the integer part, dropped in the fraction), the same
-    /// errors at the same offsets and the same end (a test compares the two
-    /// on every text of up to five pieces). Every error leaves by one exit:
-    /// a part without digits or a leading zero (the byte where a digit was
-    /// missing or one too many), or a value out of range (at the start);
-    /// the range question is [`out_of_range_scaled`], the one
-    /// [`f64_from_parts`] asks on microcontrollers.
-    fn number_compact(&mut self) -> Result<Num, BodyError> {
-        let start = self.pos;
-        let negative = self.peek() == Some(b'-');
-        if negative {
-            self.pos += 1;
-        }
-        let mut significand = 0u64;
-        let mut exponent: i32 = 0;
-        let mut fraction = false;
-        let mut full = false;
-        // `true` for a value out of range, `false` for a grammar error.
-        let range = 'err: {
-            // The integer digits, then (after a `.`) the fraction's: each
-            // goes into the significand until one would overflow it; after
-            // that the integer's are counted into the exponent and the
-            // fraction's dropped (the fraction tries again from its first
-            // digit). A digit taken in the fraction counts -1.
-            loop {
-                let from = self.pos;
-                while let Some(d) = self.digit() {
-                    self.pos += 1;
-                    // `overflows` in one comparison (`u64::MAX` is
-                    // `u64::MAX / 10 × 10 + 5`).
-                    full = full || significand >= u64::MAX / 10 + u64::from(d <= 5);
-                    if !full {
-                        significand = significand * 10 + u64::from(d);
-                    }
-                    exponent = exponent
-                        .wrapping_add(i32::from(full))
-                        .wrapping_sub(i32::from(fraction));
-                }
-                if self.pos == from {
-                    break 'err false;
-                }
-                // A leading `0` followed by a digit: serde_json stops at that digit.
-                if !fraction && self.buf.get(from) == Some(&b'0') && self.pos > from + 1 {
-                    self.pos = from + 1;
-                    break 'err false;
-                }
-                if fraction || self.peek() != Some(b'.') {
-                    break;
-                }
-                self.pos += 1;
-                fraction = true;
-                full = false;
-            }
-            if matches!(self.peek(), Some(b'e' | b'E')) {
-                self.pos += 1;
-                let negative_exp = self.peek() == Some(b'-');
-                if negative_exp || self.peek() == Some(b'+') {
-                    self.pos += 1;
-                }
-                let from = self.pos;
-                let mut exp: i32 = 0;
-                while let Some(d) = self.digit() {
-                    self.pos += 1;
-                    let d = i32::from(d);
-                    if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
-                        if significand != 0 && !negative_exp {
-                            break 'err true;
-                        }
-                        // serde_json skips the other digits and answers
-                        // F64: they are read on with `exp` kept at the
-                        // top, which the range check passes (a zero
-                        // significand, or `exponent - i32::MAX <= 0`).
-                        exp = i32::MAX;
-                    } else {
-                        exp = exp * 10 + d;
-                    }
-                }
-                if self.pos == from {
-                    break 'err false;
-                }
-                exponent = if negative_exp {
-                    exponent.saturating_sub(exp)
-                } else {
-                    exponent.saturating_add(exp)
-                };
-            } else if !fraction && !full {
-                // An integer literal that fits: no fraction, exponent or overflow.
-                if !negative {
-                    return Ok(Num::U64(significand));
-                }
-                // As in `number_split`: serde_json's test for `-0` and beyond i64.
-                #[allow(clippy::cast_possible_wrap)]
-                let neg = (significand as i64).wrapping_neg();
-                return Ok(if neg >= 0 { Num::F64 } else { Num::I64(neg) });
-            }
-            if !out_of_range_scaled(significand, exponent) {
-                return Ok(Num::F64);
-            }
-            true
-        };
-        Err(if range {
-            BodyError::new(K::NumberOutOfRange, start)
+    /// A number's grammar only (serde_json's `ignore_integer`), in ignored
+    /// values.
+    #[inline]
+    fn number_syntax(&mut self) -> Result<(), BodyError> {
+        if super::find::HOST {
+            self.number_of(false).map(drop)
         } else {
-            self.expected(K::InvalidNumber)
-        })
-    }
-
-    /// [`number`](Self::number) as serde_json writes it.
-    fn number_split(&mut self) -> Result<Num, BodyError> {
-        let start = self.pos;
-        let positive = if self.peek() == Some(b'-') {
-            self.pos += 1;
-            false
-        } else {
-            true
-        };
-        let mut significand: u64 = match self.peek() {
-            Some(b'0') => {
-                self.pos += 1;
-                if self.digit().is_some() {
-                    return Err(self.err(K::InvalidNumber));
-                }
-                0
-            }
-            Some(c @ b'1'..=b'9') => {
-                self.pos += 1;
-                u64::from(c - b'0')
-            }
-            _ => return Err(self.expected(K::InvalidNumber)),
-        };
-        if significand != 0 {
-            while let Some(d) = self.digit() {
-                let d = u64::from(d);
-                if overflows(significand, d) {
-                    self.long_integer(start, positive, significand)?;
-                    return Ok(Num::F64);
-                }
-                self.pos += 1;
-                significand = significand * 10 + d;
-            }
-        }
-        match self.peek() {
-            Some(b'.') => {
-                self.decimal(start, positive, significand, 0)?;
-                Ok(Num::F64)
-            }
-            Some(b'e' | b'E') => {
-                self.exponent(start, positive, significand, 0)?;
-                Ok(Num::F64)
-            }
-            _ if positive => Ok(Num::U64(significand)),
-            _ => {
-                // Reinterpreting the bits is serde_json's own test for `-0`
-                // and for magnitudes beyond i64.
-                #[allow(clippy::cast_possible_wrap)]
-                let neg = (significand as i64).wrapping_neg();
-                Ok(if neg >= 0 { Num::F64 } else { Num::I64(neg) })
-            }
+            self.number_call(false).map(drop)
         }
     }
 
-    fn long_integer(
-        &mut self,
-        start: usize,
-        positive: bool,
-        significand: u64,
-    ) -> Result<(), BodyError> {
-        let mut exponent: i32 = 0;
-        loop {
-            match self.peek() {
-                Some(b'0'..=b'9') => {
-                    self.pos += 1;
-                    exponent = exponent.wrapping_add(1);
-                }
-                Some(b'.') => return self.decimal(start, positive, significand, exponent),
-                Some(b'e' | b'E') => return self.exponent(start, positive, significand, exponent),
-                _ => return f64_from_parts(significand, exponent, start),
-            }
-        }
+    /// [`number_of`](Self::number_of) as one function: microcontrollers
+    /// link one copy for every caller (inlined, it cost 350 B of flash).
+    #[inline(never)]
+    fn number_call(&mut self, full: bool) -> Result<Num, BodyError> {
+        self.number_of(full)
     }
 
-    fn decimal(
-        &mut self,
-        start: usize,
-        positive: bool,
-        mut significand: u64,
-        before: i32,
-    ) -> Result<(), BodyError> {
-        self.pos += 1; // '.'
-        let mut after: i32 = 0;
-        while let Some(d) = self.digit() {
-            let d = u64::from(d);
-            if overflows(significand, d) {
-                let exponent = before.wrapping_add(after);
-                self.skip_digits();
-                return match self.peek() {
-                    Some(b'e' | b'E') => self.exponent(start, positive, significand, exponent),
-                    _ => f64_from_parts(significand, exponent, start),
-                };
-            }
-            self.pos += 1;
-            significand = significand * 10 + d;
-            after = after.wrapping_sub(1);
-        }
-        if after == 0 {
-            return Err(self.expected(K::InvalidNumber));
-        }
-        let exponent = before.wrapping_add(after);
-        match self.peek() {
-            Some(b'e' | b'E') => self.exponent(start, positive, significand, exponent),
-            _ => f64_from_parts(significand, exponent, start),
-        }
-    }
-
-    fn exponent(
-        &mut self,
-        start: usize,
-        _positive: bool,
-        significand: u64,
-        starting: i32,
-    ) -> Result<(), BodyError> {
-        self.pos += 1; // 'e' | 'E'
-        let positive_exp = match self.peek() {
-            Some(b'+') => {
-                self.pos += 1;
-                true
-            }
-            Some(b'-') => {
-                self.pos += 1;
-                false
-            }
-            _ => true,
-        };
-        let Some(first) = self.digit() else {
-            return Err(self.expected(K::InvalidNumber));
-        };
-        self.pos += 1;
-        let mut exp = i32::from(first);
-        while let Some(d) = self.digit() {
-            self.pos += 1;
-            let d = i32::from(d);
-            if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
-                if significand != 0 && positive_exp {
-                    return Err(BodyError::new(K::NumberOutOfRange, start));
-                }
-                self.skip_digits();
-                return Ok(());
-            }
-            exp = exp * 10 + d;
-        }
-        let exponent = if positive_exp {
-            starting.saturating_add(exp)
-        } else {
-            starting.saturating_sub(exp)
-        };
-        f64_from_parts(significand, exponent, start)
+    #[inline(always)]
+    fn number_of(&mut self, full: bool) -> Result<Num, BodyError> {
+        let mut n = Number::new(self.pos, full);
+        self.pos = n
+            .lex(self.buf, self.pos, 0, true)?
+            .unwrap_or(self.buf.len());
+        n.finish()
     }
 
     // ----- values --------------------------------------------------------
@@ -1212,196 +884,6 @@ fn set_bit(stack: &mut [Word], i: usize, on: bool) {
     }
 }
 
-/// serde_json's `overflow!(significand * 10 + digit, u64::MAX)`.
-#[inline]
-pub(crate) const fn overflows(significand: u64, digit: u64) -> bool {
-    significand >= u64::MAX / 10 && (significand > u64::MAX / 10 || digit > u64::MAX % 10)
-}
-
-/// serde_json's `f64_from_parts` (without `float_roundtrip`), reduced to the
-/// question it can fail on: is `significand × 10^exponent` out of `f64` range?
-///
-/// serde_json multiplies `significand as f64` by a table power of ten for a
-/// non-negative exponent (failing on infinity, or beyond the table unless the
-/// significand is 0) and only divides for a negative one, which never fails.
-/// With `d` digits in the significand the value lies in
-/// `[10^(d-1+e), 10^(d+e))`: finite whatever the rounding when `d + e ≤ 308`,
-/// infinite when `d + e ≥ 310`. Only `d + e = 309` (so `e` in 289..=308)
-/// needs serde_json's own multiplication; its answer is
-/// `significand ≥ OVERFLOW_AT[e - 289]`, a table computed at compile time
-/// from that very multiplication, so no floating point is left at run time
-/// (on microcontrollers without an FPU it was 1 KB of soft-float code).
-pub(crate) fn f64_from_parts(
-    significand: u64,
-    exponent: i32,
-    start: usize,
-) -> Result<(), BodyError> {
-    let out_of_range = if super::find::HOST {
-        out_of_range_by_digits(significand, exponent)
-    } else {
-        out_of_range_scaled(significand, exponent)
-    };
-    if out_of_range {
-        Err(BodyError::new(K::NumberOutOfRange, start))
-    } else {
-        Ok(())
-    }
-}
-
-/// [`f64_from_parts`]'s question on hosts: by the magnitude, and for
-/// `d + e = 309` by [`OVERFLOW_AT`].
-#[inline]
-fn out_of_range_by_digits(significand: u64, exponent: i32) -> bool {
-    if significand == 0 || exponent < 0 {
-        return false;
-    }
-    match i64::from(exponent) + digits(significand) {
-        ..=308 => false,
-        309 => usize::try_from(exponent - 289)
-            .ok()
-            .and_then(|k| OVERFLOW_AT.get(k))
-            .is_none_or(|&at| significand >= at),
-        _ => true,
-    }
-}
-
-/// [`out_of_range_by_digits`] on microcontrollers ([`HOST`](super::find::HOST)
-/// false), without the 160-byte table and without counting digits (a test
-/// checks both against the float oracle). A significand has at most 20
-/// digits, so below `e = 289` the magnitude is at most 308: in range. For
-/// `e = 289 + k` the answer is `significand × 10^k ≥` a bound: the product
-/// is multiplied up one step at a time, and one that would pass `u64::MAX`
-/// (so at least `1.8 × 10^19`, beyond every bound) is out of range; a
-/// nonzero significand gets there within 20 steps. For `k` 0 to 2 the
-/// bound is `OVERFLOW_AT[k] × 10^k`, which answers `significand ≥
-/// OVERFLOW_AT[k]` whatever the digit count. From `k = 3` on it is
-/// [`OVERFLOW_SCALED`], which answers for every magnitude: below 309 the
-/// product is under `10^19`, above it at least `10^20`. The four bounds
-/// are kept as their distances from the first ([`OVERFLOW_ABOVE`]).
-#[inline]
-fn out_of_range_scaled(significand: u64, exponent: i32) -> bool {
-    let Ok(k) = usize::try_from(i64::from(exponent) - 289) else {
-        return false;
-    };
-    if significand == 0 {
-        return false;
-    }
-    let mut v = significand;
-    for _ in 0..k {
-        match v.checked_mul(10) {
-            Some(x) => v = x,
-            None => return true,
-        }
-    }
-    let above = OVERFLOW_ABOVE.get(k).map_or(OVERFLOW_ABOVE[3], |&x| x);
-    v >= OVERFLOW_AT[0] + u64::from(above)
-}
-
-/// The bounds of [`out_of_range_scaled`] less `OVERFLOW_AT[0]`: for `k` 0
-/// to 2, `OVERFLOW_AT[k] × 10^k`, then [`OVERFLOW_SCALED`]. They share
-/// their leading 16 digits, so a `u16` each is enough (the build fails if
-/// one does not fit): 8 bytes of table instead of the 24 of
-/// `OVERFLOW_AT[..3]` and two 64-bit constants.
-// Evaluated at compile time: an index out of bounds or an overflow fails the build.
-#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
-const OVERFLOW_ABOVE: [u16; 4] = {
-    let bounds = [
-        OVERFLOW_AT[0],
-        OVERFLOW_AT[1] * 10,
-        OVERFLOW_AT[2] * 100,
-        OVERFLOW_SCALED,
-    ];
-    let mut t = [0u16; 4];
-    let mut k = 0;
-    while k < 4 {
-        let above = bounds[k] - OVERFLOW_AT[0];
-        assert!(above <= u16::MAX as u64);
-        t[k] = above as u16;
-        k += 1;
-    }
-    t
-};
-
-/// One bound `X` for `OVERFLOW_AT[k]`, `k` in 3..20, scaled: `n ≥
-/// OVERFLOW_AT[k]` exactly when `n × 10^k ≥ X`, which holds for every `n`
-/// when `(OVERFLOW_AT[k] - 1) × 10^k < X ≤ OVERFLOW_AT[k] × 10^k`. The least
-/// such `X`, computed at compile time; the build fails if one `k`'s range
-/// misses it (`k` 0 to 2 do, so they keep their bounds).
-// Evaluated at compile time: an index out of bounds or an overflow fails the build.
-#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
-const OVERFLOW_SCALED: u64 = {
-    let mut x = 0u128;
-    let mut k = 3;
-    while k < 20 {
-        let low = (OVERFLOW_AT[k] as u128 - 1) * 10u128.pow(k as u32) + 1;
-        if low > x {
-            x = low;
-        }
-        k += 1;
-    }
-    let mut k = 3;
-    while k < 20 {
-        assert!(x <= OVERFLOW_AT[k] as u128 * 10u128.pow(k as u32));
-        k += 1;
-    }
-    assert!(x <= u64::MAX as u128);
-    x as u64
-};
-
-/// The number of decimal digits of `n` (at least 1), by comparisons only:
-/// `ilog10` on a `u64` divides, which on 32-bit microcontrollers pulls in
-/// the 64-bit division routine (about 0.9 KB of flash) for this one use.
-#[inline]
-fn digits(n: u64) -> i64 {
-    let mut d = 1;
-    let mut bound = 10u64;
-    while n >= bound {
-        d += 1;
-        match bound.checked_mul(10) {
-            Some(b) => bound = b,
-            None => break,
-        }
-    }
-    d
-}
-
-/// `1e289` to `1e308`, the powers serde_json's table holds for them.
-const POW10_289_TO_308: [f64; 20] = [
-    1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299, 1e300, 1e301,
-    1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
-];
-
-/// For `e` in 289..=308 (index `e - 289`): the least `n: u64` for which
-/// serde_json's `n as f64 * 1e{e}` is infinite. Rounding is monotone, so
-/// the product is infinite exactly for `n ≥` this bound, and a binary search
-/// over `u64` with the very expression finds it; it runs at compile time
-/// (IEEE arithmetic, round to nearest, as at run time), so only the 20
-/// integers reach the binary.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing, clippy::cast_precision_loss)]
-const OVERFLOW_AT: [u64; 20] = {
-    let mut t = [0u64; 20];
-    let mut i = 0;
-    while i < 20 {
-        let pow = POW10_289_TO_308[i];
-        // Invariant: `lo as f64 * pow` finite, `hi as f64 * pow` infinite
-        // (0 and `u64::MAX` ≈ 1.8e19, times at least 1e289).
-        let (mut lo, mut hi) = (0u64, u64::MAX);
-        assert!((hi as f64 * pow).is_infinite());
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if (mid as f64 * pow).is_infinite() {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        t[i] = hi;
-        i += 1;
-    }
-    t
-};
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
@@ -1410,13 +892,6 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
-
-    fn num(text: &str) -> Result<Num, K> {
-        let mut s = Scanner::new(text.as_bytes());
-        let n = s.number().map_err(|e| e.kind())?;
-        assert_eq!(s.pos, text.len(), "{text}: number stopped early");
-        Ok(n)
-    }
 
     /// The microcontrollers' `\uXXXX` digits (by the shared prefix reader)
     /// give the value or error, at the same offset, that the hosts' do.
@@ -1433,101 +908,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn numbers_are_classified_like_serde_json() {
-        assert_eq!(num("0"), Ok(Num::U64(0)));
-        assert_eq!(num("18446744073709551615"), Ok(Num::U64(u64::MAX)));
-        assert_eq!(num("-9223372036854775808"), Ok(Num::I64(i64::MIN)));
-        assert_eq!(num("-1"), Ok(Num::I64(-1)));
-        // `-0` and magnitudes past i64 become floats in serde_json.
-        assert_eq!(num("-0"), Ok(Num::F64));
-        assert_eq!(num("-9223372036854775809"), Ok(Num::F64));
-        assert_eq!(num("18446744073709551616"), Ok(Num::F64));
-        assert_eq!(num("1.0"), Ok(Num::F64));
-        assert_eq!(num("1e3"), Ok(Num::F64));
-    }
-
-    /// The float `f64_from_parts` this module had before `OVERFLOW_AT`
-    /// (serde_json's multiplication itself): the oracle for the integer one.
-    fn f64_from_parts_float(significand: u64, exponent: i32) -> bool {
-        if significand == 0 || exponent < 0 {
-            return true;
-        }
-        let magnitude = i64::from(exponent) + digits(significand);
-        let out_of_range = match magnitude {
-            ..=308 => false,
-            309 => {
-                let pow = usize::try_from(exponent - 289)
-                    .ok()
-                    .and_then(|i| POW10_289_TO_308.get(i));
-                #[allow(clippy::cast_precision_loss)]
-                pow.is_none_or(|&pow| (significand as f64 * pow).is_infinite())
-            }
-            _ => true,
-        };
-        !out_of_range
-    }
-
-    fn agree(significand: u64, exponent: i32) {
-        assert_eq!(
-            !out_of_range_scaled(significand, exponent),
-            f64_from_parts_float(significand, exponent),
-            "{significand}e{exponent} (microcontrollers)"
-        );
-        assert_eq!(
-            f64_from_parts(significand, exponent, 0).is_ok(),
-            f64_from_parts_float(significand, exponent),
-            "{significand}e{exponent}"
-        );
-    }
-
-    /// The integer range check against the float one. Both are monotone in
-    /// the significand for each exponent (rounding is monotone), so agreeing
-    /// on both sides of each bound is agreeing everywhere; the test also
-    /// compares every significand of up to 7 digits at its one exponent that
-    /// needs the multiplication, both ends of every digit count, 20 000
-    /// pseudo-random significands per exponent 289..=308 and, for every
-    /// exponent from -400 to 400, the digit-count boundaries.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn integer_range_check_equals_the_float_one() {
-        for (i, &at) in OVERFLOW_AT.iter().enumerate() {
-            let e = 289 + i as i32;
-            assert!(f64_from_parts_float(at - 1, e) && !f64_from_parts_float(at, e));
-            for n in at.saturating_sub(1000)..=at.saturating_add(1000) {
-                agree(n, e);
-            }
-        }
-        for d in 1..=7u32 {
-            let e = 309 - d as i32;
-            for n in 10u64.pow(d - 1)..10u64.pow(d) {
-                agree(n, e);
-            }
-        }
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for e in 289..=308 {
-            let d = 309 - e as u32;
-            let lo = 10u64.pow(d - 1);
-            let span = 10u64.checked_pow(d).map_or(u64::MAX - lo, |hi| hi - lo);
-            for _ in 0..20_000 {
-                crate::json::xorshift(&mut seed);
-                agree(lo + seed % span, e);
-            }
-        }
-        for e in -400..=400 {
-            for d in 1..=20u32 {
-                let lo = 10u64.pow(d - 1);
-                let hi = 10u64.checked_pow(d).map_or(u64::MAX, |h| h - 1);
-                for n in [lo, lo + 1, hi / 2, hi - 1, hi] {
-                    agree(n, e);
-                }
-            }
-            agree(0, e);
-        }
-        agree(u64::MAX, i32::MAX);
-        agree(1, i32::MIN);
     }
 
     /// The byte-at-a-time string check of microcontrollers gives the word
@@ -1594,31 +974,6 @@ mod tests {
             (50_000..150_000).contains(&oks),
             "{oks} of 200 000 accepted"
         );
-    }
-
-    #[test]
-    fn float_range_follows_serde_json() {
-        assert_eq!(num("1.7976931348623157e308"), Ok(Num::F64));
-        assert_eq!(num("1e400"), Err(K::NumberOutOfRange));
-        assert_eq!(num("-1e309"), Err(K::NumberOutOfRange));
-        assert_eq!(num("1e-400"), Ok(Num::F64));
-        assert_eq!(num("0e999999999999"), Ok(Num::F64));
-        assert_eq!(num("1e999999999999"), Err(K::NumberOutOfRange));
-    }
-
-    #[test]
-    fn number_grammar_is_json() {
-        for bad in ["01", "1.", "1e", "1e+", "-", "-a", ".5"] {
-            let mut s = Scanner::new(bad.as_bytes());
-            let full = s.number().map(|_| ());
-            let mut s = Scanner::new(bad.as_bytes());
-            let syntax = if bad.starts_with('.') {
-                Err(s.err(K::InvalidNumber))
-            } else {
-                s.skip_number()
-            };
-            assert!(full.is_err() && syntax.is_err(), "{bad} accepted");
-        }
     }
 
     #[test]
@@ -1704,112 +1059,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// The microcontrollers' number reader gives the hosts' (serde_json's
-    /// chain) answer: class, value, error and offset, and end, on every
-    /// text of up to five pieces, and on pseudo-random long digit runs.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn compact_numbers_agree_with_the_split_reader() {
-        const PIECES: [&[u8]; 22] = [
-            b"-",
-            b"0",
-            b"1",
-            b"5",
-            b"9",
-            b"1844674407370955161",
-            b"18446744073709551615",
-            b"9223372036854775808",
-            b".",
-            b"e",
-            b"E",
-            b"+",
-            b"999",
-            b"e400",
-            b"e2147483647",
-            b"e2147483648",
-            b"e-2147483648",
-            b"00",
-            b"x",
-            b"17976931348623157",
-            b"e292",
-            b"e-400",
-        ];
-        let check = |text: &[u8]| {
-            let (mut a, mut b) = (Scanner::new(text), Scanner::new(text));
-            let x = a.number_split();
-            let y = b.number_compact();
-            assert_eq!((x, a.pos), (y, b.pos), "{:?}", std::str::from_utf8(text));
-        };
-        let mut stack = vec![(vec![], 0usize)];
-        while let Some((text, len)) = stack.pop() {
-            if !text.is_empty() && matches!(text[0], b'-' | b'0'..=b'9') {
-                check(&text);
-            }
-            if len < 5 {
-                for piece in PIECES {
-                    stack.push(([&text[..], piece].concat(), len + 1));
-                }
-            }
-        }
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..200_000 {
-            crate::json::xorshift(&mut seed);
-            let mut text = vec![];
-            let mut r = seed;
-            for _ in 0..seed % 48 {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                text.push(b"0123456789999999.e-+"[(r >> 59) as usize % 20]);
-            }
-            if text
-                .first()
-                .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
-            {
-                check(&text);
-            }
-        }
-    }
-
-    /// The microcontrollers' grammar check of ignored numbers (the full
-    /// reader, range errors dropped) answers as the hosts' `skip_number`:
-    /// verdict, error offset and end, on every text of up to 6 pieces.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn number_with_the_range_dropped_agrees_with_skip_number() {
-        const PIECES: [&[u8]; 14] = [
-            b"-",
-            b"0",
-            b"1",
-            b"9",
-            b"18446744073709551615",
-            b".",
-            b"e",
-            b"E",
-            b"+",
-            b"-",
-            b"999",
-            b"e400",
-            b"e99999999999",
-            b"x",
-        ];
-        let mut stack = vec![(vec![], 0usize)];
-        let mut n = 0;
-        while let Some((text, len)) = stack.pop() {
-            let (mut a, mut b) = (Scanner::new(&text), Scanner::new(&text));
-            if !text.is_empty() && matches!(text[0], b'-' | b'0'..=b'9') {
-                let x = a.skip_number();
-                let y = b.number_range_dropped();
-                assert_eq!((x, a.pos), (y, b.pos), "{:?}", std::str::from_utf8(&text));
-                n += 1;
-            }
-            if len < 6 {
-                for piece in PIECES {
-                    stack.push(([&text[..], piece].concat(), len + 1));
-                }
-            }
-        }
-        assert!(n > 1_000_000, "{n}");
     }
 
     /// The microcontrollers' machine, with the strength a run-time flag,
@@ -2038,30 +1287,6 @@ mod tests {
                 assert_eq!((a.ws(), a.pos), (b.ws_run(), b.pos), "{text:?} at {start}");
             }
         }
-    }
-
-    #[test]
-    fn digits_counts_like_ilog10() {
-        let mut n = 1u64;
-        loop {
-            for m in [
-                n - 1,
-                n,
-                n + 1,
-                n.saturating_mul(5),
-                n.saturating_mul(10) - 1,
-            ] {
-                if m > 0 {
-                    assert_eq!(digits(m), i64::from(m.ilog10()) + 1, "{m}");
-                }
-            }
-            match n.checked_mul(10) {
-                Some(next) => n = next,
-                None => break,
-            }
-        }
-        assert_eq!(digits(u64::MAX), 20);
-        assert_eq!(digits(0), 1);
     }
 
     #[test]

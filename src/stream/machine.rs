@@ -25,9 +25,8 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
-use crate::json::scan::{
-    HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
-};
+use crate::json::number::{Num, Number};
+use crate::json::scan::{HI, MAX_DEPTH, WINDOW, plain_run, special_exact};
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::skip::hex_digit;
 
@@ -276,28 +275,6 @@ impl St {
     }
 }
 
-/// Number grammar states (serde_json's `parse_integer`, `parse_decimal`,
-/// `parse_exponent`, and `ignore_integer` in syntax mode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NumSt {
-    /// After `-`: a digit must follow.
-    First,
-    /// After a leading `0`.
-    Zero,
-    /// Integer digits.
-    Int,
-    /// Integer digits past `u64`: each one counts as a power of ten.
-    Long,
-    /// After `.`: digits.
-    Frac,
-    /// After `e`/`E`: a sign or a digit.
-    ExpSign,
-    /// After the exponent's sign: a digit must follow.
-    ExpFirst,
-    /// Exponent digits.
-    Exp,
-}
-
 /// The container the machine is directly in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cont {
@@ -448,22 +425,8 @@ pub(crate) struct Machine {
     high: u16,
 
     // ----- numbers and literals -----
-    num: NumSt,
-    positive: bool,
-    sig: u64,
-    /// Powers of ten from integer digits past `u64` (`long_integer`).
-    before: i32,
-    /// Fraction digits taken (negative), until the significand overflowed.
-    after: i32,
-    frac_digits: bool,
-    frac_overflow: bool,
-    starting: i32,
-    exp: i32,
-    positive_exp: bool,
-    exp_skip: bool,
-    float: bool,
-    /// The number's first byte.
-    num_at: usize,
+    /// The number being read.
+    number: Number,
     lit: &'static [u8],
     lit_i: u8,
 
@@ -518,19 +481,7 @@ impl Machine {
             hex_bad: NO_HEX_ERROR,
             pair: false,
             high: 0,
-            num: NumSt::Int,
-            positive: true,
-            sig: 0,
-            before: 0,
-            after: 0,
-            frac_digits: false,
-            frac_overflow: false,
-            starting: 0,
-            exp: 0,
-            positive_exp: true,
-            exp_skip: false,
-            float: false,
-            num_at: 0,
+            number: Number::new(0, false),
             lit: b"",
             lit_i: 0,
             cap: None,
@@ -719,14 +670,16 @@ impl Machine {
                     None => return Err(BodyError::new(K::Eof, at)),
                     Some(_) => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
                 },
-                St::Num => {
-                    if self.number_byte(c, at)? {
-                        i += 1;
-                    } else {
-                        self.number_end()?;
-                        self.after_scalar(chunk, i, at, sink)?;
+                St::Num => match self.number.lex(chunk, i, self.base, eof)? {
+                    // The chunk ended inside the number.
+                    None => i = chunk.len(),
+                    Some(end) => {
+                        i = end;
+                        // The range check (`value_end` asks the class again).
+                        self.number.finish()?;
+                        self.after_scalar(chunk, i, self.base + i, sink)?;
                     }
-                }
+                },
                 St::Lit => {
                     let want = self.lit.get(usize::from(self.lit_i)).copied();
                     match c {
@@ -1037,7 +990,7 @@ impl Machine {
                 Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
                 Some(b'-' | b'0'..=b'9') => {
                     self.full = true;
-                    Ok(self.number_start(c, at, i))
+                    Ok(self.number_start(at, i))
                 }
                 _ => self.wrong(i, c, at, named(field)),
             },
@@ -1233,7 +1186,7 @@ impl Machine {
                 self.string_start(self.full);
                 Ok(i + 1)
             }
-            Some(b'-' | b'0'..=b'9') => Ok(self.number_start(c, at, i)),
+            Some(b'-' | b'0'..=b'9') => Ok(self.number_start(at, i)),
             Some(b't') => Ok(self.literal(b"true", i)),
             Some(b'f') => Ok(self.literal(b"false", i)),
             Some(b'n') => Ok(self.literal(b"null", i)),
@@ -1896,14 +1849,14 @@ impl Machine {
                 let ttl = if self.null {
                     None
                 } else {
-                    match self.class() {
-                        crate::json::scan::Num::U64(v) if i64::try_from(v).is_ok() => Some(v),
-                        crate::json::scan::Num::U64(_) => {
+                    match self.number.finish()? {
+                        Num::U64(v) if i64::try_from(v).is_ok() => Some(v),
+                        Num::U64(_) => {
                             let ttl = named(Field::Ttl);
                             return Err(BodyError::about(K::IntegerOutOfRange, self.value_at, ttl));
                         }
-                        crate::json::scan::Num::I64(_) => Some(0),
-                        crate::json::scan::Num::F64 => {
+                        Num::I64(_) => Some(0),
+                        Num::F64 => {
                             let ttl = named(Field::Ttl);
                             return Err(BodyError::about(K::InvalidType, self.value_at, ttl));
                         }
@@ -1915,10 +1868,10 @@ impl Machine {
             }
             Field::Code => {
                 let out = BodyError::about(K::IntegerOutOfRange, self.value_at, named(Field::Code));
-                let code = match self.class() {
-                    crate::json::scan::Num::U64(v) => i32::try_from(v).map_err(|_| out)?,
-                    crate::json::scan::Num::I64(v) => i32::try_from(v).map_err(|_| out)?,
-                    crate::json::scan::Num::F64 => {
+                let code = match self.number.finish()? {
+                    Num::U64(v) => i32::try_from(v).map_err(|_| out)?,
+                    Num::I64(v) => i32::try_from(v).map_err(|_| out)?,
+                    Num::F64 => {
                         let code = named(Field::Code);
                         return Err(BodyError::about(K::InvalidType, self.value_at, code));
                     }
@@ -1974,186 +1927,10 @@ impl Machine {
 
     // ----- numbers -------------------------------------------------------
 
-    /// A number starts with `c` (`-` or a digit) at `i`.
-    fn number_start(&mut self, c: Option<u8>, at: usize, i: usize) -> usize {
+    /// A number starts at `i` (absolute `at`): `-` or a digit.
+    fn number_start(&mut self, at: usize, i: usize) -> usize {
         self.st = St::Num;
-        self.num = NumSt::First;
-        self.value_start_num(at);
-        if c == Some(b'-') {
-            self.positive = false;
-            i + 1
-        } else {
-            i
-        }
-    }
-
-    fn value_start_num(&mut self, at: usize) {
-        self.num_at = at;
-        self.positive = true;
-        self.sig = 0;
-        self.before = 0;
-        self.after = 0;
-        self.frac_digits = false;
-        self.frac_overflow = false;
-        self.starting = 0;
-        self.exp = 0;
-        self.positive_exp = true;
-        self.exp_skip = false;
-        self.float = false;
-    }
-
-    /// The number's next byte `c` at absolute `at`: `Ok(true)` if it belongs
-    /// to the number, `Ok(false)` if the number ended before it.
-    fn number_byte(&mut self, c: Option<u8>, at: usize) -> Result<bool, BodyError> {
-        let digit = match c {
-            Some(d @ b'0'..=b'9') => Some(u64::from(d - b'0')),
-            _ => None,
-        };
-        let full = self.full;
-        // A digit was wanted. At the end of the input a typed number (and a
-        // `Value`'s) reports the end; an ignored one (syntax only) is an
-        // invalid number, as serde_json's ignore path reads the missing
-        // digit as a NUL.
-        let expected = || {
-            BodyError::new(
-                if c.is_none() && full {
-                    K::Eof
-                } else {
-                    K::InvalidNumber
-                },
-                at,
-            )
-        };
-        match self.num {
-            NumSt::First => match digit {
-                Some(0) => self.num = NumSt::Zero,
-                Some(d) => {
-                    self.sig = d;
-                    self.num = NumSt::Int;
-                }
-                None => return Err(expected()),
-            },
-            NumSt::Zero => match c {
-                Some(b'0'..=b'9') => return Err(BodyError::new(K::InvalidNumber, at)),
-                Some(b'.') => self.fraction(),
-                Some(b'e' | b'E') => self.exponent(0),
-                _ => return Ok(false),
-            },
-            NumSt::Int => match (c, digit) {
-                (_, Some(d)) => {
-                    if full {
-                        if overflows(self.sig, d) {
-                            self.num = NumSt::Long;
-                            self.float = true;
-                            self.before = 1;
-                        } else {
-                            self.sig = self.sig * 10 + d;
-                        }
-                    }
-                }
-                (Some(b'.'), _) => self.fraction(),
-                (Some(b'e' | b'E'), _) => self.exponent(0),
-                _ => return Ok(false),
-            },
-            NumSt::Long => match (c, digit) {
-                (_, Some(_)) => self.before = self.before.wrapping_add(1),
-                (Some(b'.'), _) => self.fraction(),
-                (Some(b'e' | b'E'), _) => self.exponent(self.before),
-                _ => return Ok(false),
-            },
-            NumSt::Frac => match (c, digit) {
-                (_, Some(d)) => {
-                    self.frac_digits = true;
-                    if full && !self.frac_overflow {
-                        if overflows(self.sig, d) {
-                            self.frac_overflow = true;
-                        } else {
-                            self.sig = self.sig * 10 + d;
-                            self.after = self.after.wrapping_sub(1);
-                        }
-                    }
-                }
-                _ if !self.frac_digits => return Err(expected()),
-                (Some(b'e' | b'E'), _) => self.exponent(self.before.wrapping_add(self.after)),
-                _ => return Ok(false),
-            },
-            NumSt::ExpSign => match c {
-                Some(b'+') => self.num = NumSt::ExpFirst,
-                Some(b'-') => {
-                    self.positive_exp = false;
-                    self.num = NumSt::ExpFirst;
-                }
-                _ => {
-                    self.num = NumSt::ExpFirst;
-                    return self.number_byte(c, at);
-                }
-            },
-            NumSt::ExpFirst => match digit {
-                Some(d) => {
-                    self.exp = d as i32;
-                    self.num = NumSt::Exp;
-                }
-                None => return Err(expected()),
-            },
-            NumSt::Exp => match digit {
-                Some(d) => {
-                    let d = d as i32;
-                    if full && !self.exp_skip {
-                        let exp = self.exp;
-                        if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
-                            if self.sig != 0 && self.positive_exp {
-                                return Err(BodyError::new(K::NumberOutOfRange, self.num_at));
-                            }
-                            self.exp_skip = true;
-                        } else {
-                            self.exp = exp * 10 + d;
-                        }
-                    }
-                }
-                None => return Ok(false),
-            },
-        }
-        Ok(true)
-    }
-
-    fn fraction(&mut self) {
-        self.num = NumSt::Frac;
-        self.float = true;
-    }
-
-    fn exponent(&mut self, starting: i32) {
-        self.num = NumSt::ExpSign;
-        self.float = true;
-        self.starting = starting;
-    }
-
-    /// The number ended: serde_json's range check for floats.
-    fn number_end(&mut self) -> Result<(), BodyError> {
-        if !self.full || !self.float {
-            return Ok(());
-        }
-        let exponent = match self.num {
-            NumSt::Long => self.before,
-            NumSt::Frac => self.before.wrapping_add(self.after),
-            NumSt::Exp if self.exp_skip => return Ok(()),
-            NumSt::Exp if self.positive_exp => self.starting.saturating_add(self.exp),
-            NumSt::Exp => self.starting.saturating_sub(self.exp),
-            _ => return Ok(()),
-        };
-        f64_from_parts(self.sig, exponent, self.num_at)
-    }
-
-    /// The last number's class, as serde_json's `parse_integer` gives it.
-    fn class(&self) -> crate::json::scan::Num {
-        use crate::json::scan::Num;
-        if self.float {
-            Num::F64
-        } else if self.positive {
-            Num::U64(self.sig)
-        } else {
-            #[allow(clippy::cast_possible_wrap)]
-            let neg = (self.sig as i64).wrapping_neg();
-            if neg >= 0 { Num::F64 } else { Num::I64(neg) }
-        }
+        self.number = Number::new(at, self.full);
+        i
     }
 }

@@ -4,7 +4,8 @@ use core::fmt;
 
 use super::{Fields, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
-use crate::json::scan::{Num, Scanner};
+use crate::json::number::Num;
+use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson};
 
 /// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.

@@ -6,7 +6,8 @@ use core::iter::FusedIterator;
 
 use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
-use crate::json::scan::{Num, Scanner};
+use crate::json::number::Num;
+use crate::json::scan::Scanner;
 use crate::json::shape::CacheScope;
 use crate::json::shape::{ItemKey, ItemShape};
 use crate::json::skip;
