@@ -1,9 +1,10 @@
 //! The bodies' shape rules that the whole-buffer decoder and the streaming
 //! machine share, written once: a content item's text-or-blob verdict
-//! (serde's untagged choice, [`ItemShape`]) and the `cacheScope` names
-//! ([`CacheScope`]).
+//! (serde's untagged choice, [`ItemShape`]), the `cacheScope` names
+//! ([`CacheScope`]) and the integer fields' rules ([`ttl_ms`], [`code`]).
 
-use crate::error::Detail;
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::number::Num;
 use crate::json::str::JsonStr;
 
 /// Who may cache a result (`cacheScope`, SEP-2549).
@@ -160,5 +161,37 @@ impl ItemShape {
             ItemKey::Blob
         };
         Detail::member(key as u8, state(key))
+    }
+}
+
+/// The result's `ttlMs` field, in the errors' words.
+pub(crate) const TTL_MS: Detail = Detail::field(Detail::RESULT + 1);
+
+/// The error's `code` field, in the errors' words.
+pub(crate) const CODE: Detail = Detail::field(Detail::ERROR);
+
+/// The rule of `ttlMs` (`Option<i64>` in the reference, negatives read as
+/// 0), for a number of class `num` whose first byte is at `at`: the value,
+/// or [`IntegerOutOfRange`](K::IntegerOutOfRange) past `i64`, or
+/// [`InvalidType`](K::InvalidType) for a float. The one copy of the rule:
+/// the scanner and the streaming machine both ask it.
+pub(crate) fn ttl_ms(num: Num, at: usize) -> Result<u64, BodyError> {
+    match num {
+        Num::U64(v) if i64::try_from(v).is_ok() => Ok(v),
+        Num::U64(_) => Err(BodyError::about(K::IntegerOutOfRange, at, TTL_MS)),
+        Num::I64(_) => Ok(0),
+        Num::F64 => Err(BodyError::about(K::InvalidType, at, TTL_MS)),
+    }
+}
+
+/// The rule of the error's `code` (serde_json's `deserialize_i32`): an
+/// integer literal in `i32`, else [`IntegerOutOfRange`](K::IntegerOutOfRange)
+/// or, for a float, [`InvalidType`](K::InvalidType), at `at`.
+pub(crate) fn code(num: Num, at: usize) -> Result<i32, BodyError> {
+    let out = || BodyError::about(K::IntegerOutOfRange, at, CODE);
+    match num {
+        Num::U64(v) => i32::try_from(v).map_err(|_| out()),
+        Num::I64(v) => i32::try_from(v).map_err(|_| out()),
+        Num::F64 => Err(BodyError::about(K::InvalidType, at, CODE)),
     }
 }

@@ -25,9 +25,9 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
-use crate::json::number::{Num, Number};
+use crate::json::number::Number;
 use crate::json::scan::{HI, MAX_DEPTH, WINDOW, plain_run, special_exact};
-use crate::json::shape::{CacheScope, ItemKey, ItemShape};
+use crate::json::shape::{self, CacheScope, ItemKey, ItemShape};
 use crate::json::skip::hex_digit;
 
 /// Which body the machine validates.
@@ -1849,33 +1849,14 @@ impl Machine {
                 let ttl = if self.null {
                     None
                 } else {
-                    match self.number.finish()? {
-                        Num::U64(v) if i64::try_from(v).is_ok() => Some(v),
-                        Num::U64(_) => {
-                            let ttl = named(Field::Ttl);
-                            return Err(BodyError::about(K::IntegerOutOfRange, self.value_at, ttl));
-                        }
-                        Num::I64(_) => Some(0),
-                        Num::F64 => {
-                            let ttl = named(Field::Ttl);
-                            return Err(BodyError::about(K::InvalidType, self.value_at, ttl));
-                        }
-                    }
+                    Some(shape::ttl_ms(self.number.finish()?, self.value_at)?)
                 };
                 if sink.reads() {
                     sink.event(Ev::Ttl(ttl));
                 }
             }
             Field::Code => {
-                let out = BodyError::about(K::IntegerOutOfRange, self.value_at, named(Field::Code));
-                let code = match self.number.finish()? {
-                    Num::U64(v) => i32::try_from(v).map_err(|_| out)?,
-                    Num::I64(v) => i32::try_from(v).map_err(|_| out)?,
-                    Num::F64 => {
-                        let code = named(Field::Code);
-                        return Err(BodyError::about(K::InvalidType, self.value_at, code));
-                    }
-                };
+                let code = shape::code(self.number.finish()?, self.value_at)?;
                 if sink.reads() {
                     sink.event(Ev::Code(code));
                 }

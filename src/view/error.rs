@@ -4,8 +4,8 @@ use core::fmt;
 
 use super::{Fields, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
-use crate::json::number::Num;
 use crate::json::scan::Scanner;
+use crate::json::shape::{self, CODE};
 use crate::json::str::{JsonStr, RawJson};
 
 /// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.
@@ -20,7 +20,6 @@ pub struct ErrorView<'a> {
 const FIELDS: [&str; 3] = ["code", "message", "data"];
 
 /// The fields, as errors name them.
-const CODE: Detail = Detail::field(Detail::ERROR);
 const MESSAGE: Detail = Detail::field(Detail::ERROR + 1);
 
 impl<'a> ErrorView<'a> {
@@ -87,12 +86,8 @@ impl Scanner<'_> {
             Some(b'-' | b'0'..=b'9') => {}
             _ => return Err(self.wrong_type(CODE)),
         }
-        let out = || BodyError::about(K::IntegerOutOfRange, at, CODE);
-        match self.number()? {
-            Num::U64(v) => i32::try_from(v).map_err(|_| out()),
-            Num::I64(v) => i32::try_from(v).map_err(|_| out()),
-            Num::F64 => Err(BodyError::about(K::InvalidType, at, CODE)),
-        }
+        let num = self.number()?;
+        shape::code(num, at)
     }
 }
 

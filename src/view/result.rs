@@ -6,10 +6,8 @@ use core::iter::FusedIterator;
 
 use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
-use crate::json::number::Num;
 use crate::json::scan::Scanner;
-use crate::json::shape::CacheScope;
-use crate::json::shape::{ItemKey, ItemShape};
+use crate::json::shape::{self, CacheScope, ItemKey, ItemShape, TTL_MS};
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson, next_key};
 
@@ -31,7 +29,6 @@ const FIELDS: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_me
 
 /// The fields, as errors name them.
 const RESULT_TYPE: Detail = Detail::field(Detail::RESULT);
-const TTL_MS: Detail = Detail::field(Detail::RESULT + 1);
 const CONTENTS: Detail = Detail::field(Detail::RESULT + 3);
 const META: Detail = Detail::field(Detail::RESULT + 4);
 
@@ -145,12 +142,8 @@ impl<'a> Scanner<'a> {
             Some(b'-' | b'0'..=b'9') => {}
             _ => return Err(self.wrong_type(TTL_MS)),
         }
-        match self.number()? {
-            Num::U64(v) if i64::try_from(v).is_ok() => Ok(Some(v)),
-            Num::U64(_) => Err(BodyError::about(K::IntegerOutOfRange, at, TTL_MS)),
-            Num::I64(_) => Ok(Some(0)),
-            Num::F64 => Err(BodyError::about(K::InvalidType, at, TTL_MS)),
-        }
+        let num = self.number()?;
+        shape::ttl_ms(num, at).map(Some)
     }
 
     /// `cacheScope`: parsed as a `serde_json::Value`, then `null` and `""`
