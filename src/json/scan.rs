@@ -36,6 +36,7 @@
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
 use super::number::{Num, Number};
+use super::shape::Key;
 use super::str::{JsonStr, RawJson};
 
 /// The reference's container limit: serde_json allows 127 open containers,
@@ -453,6 +454,18 @@ impl<'a> Scanner<'a> {
     /// [`string`](Self::string) alone.
     #[inline(always)]
     pub(crate) fn key_text(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
+        self.key_read::<false>(full).map(|(text, _)| text)
+    }
+
+    /// [`key_text`](Self::key_text) fully, with the key as the name tables
+    /// see it ([`Key`]): from the words already loaded in the common case.
+    #[inline(always)]
+    pub(crate) fn key_name(&mut self) -> Result<(JsonStr<'a>, Key), BodyError> {
+        self.key_read::<true>(true)
+    }
+
+    #[inline(always)]
+    fn key_read<const NAME: bool>(&mut self, full: bool) -> Result<(JsonStr<'a>, Key), BodyError> {
         let start = self.pos + 1;
         if super::find::HOST
             && let Some(word) = self.buf.get(start..).and_then(<[u8]>::first_chunk::<8>)
@@ -462,38 +475,33 @@ impl<'a> Scanner<'a> {
             if quote_ends_plain(w, n) {
                 let end = start + n as usize;
                 self.pos = end + 1;
-                return Ok(JsonStr::new(
-                    self.buf.get(start..end).unwrap_or_default(),
-                    false,
-                ));
+                let text = JsonStr::new(self.buf.get(start..end).unwrap_or_default(), false);
+                return Ok((text, Key::words(w, 0, n as usize)));
             }
             // Eight plain ASCII bytes: a key of 8 to 15 (`contents`,
             // `mimeType`, `resultType`) may end in the next word.
             if n == 8
                 && w & HI == 0
-                && let Some(key) = self.key_second_word(start)
+                && let Some(word) = self.buf.get(start + 8..).and_then(<[u8]>::first_chunk::<8>)
             {
-                return Ok(key);
+                let w2 = u64::from_le_bytes(*word);
+                let n = special_exact(w2).trailing_zeros() / 8;
+                if quote_ends_plain(w2, n) {
+                    let end = start + 8 + n as usize;
+                    self.pos = end + 1;
+                    let text = JsonStr::new(self.buf.get(start..end).unwrap_or_default(), false);
+                    return Ok((text, Key::words(w, w2, 8 + n as usize)));
+                }
             }
         }
-        self.string(full)
-    }
-
-    /// The second word of a key whose first eight bytes, from `start`, are
-    /// plain ASCII: the key if its quote is in that word with only plain
-    /// ASCII before it (then `pos` is after the quote), else `None` and
-    /// nothing moved.
-    #[inline]
-    fn key_second_word(&mut self, start: usize) -> Option<JsonStr<'a>> {
-        let word = self.buf.get(start + 8..)?.first_chunk::<8>()?;
-        let w = u64::from_le_bytes(*word);
-        let n = special_exact(w).trailing_zeros() / 8;
-        if quote_ends_plain(w, n) {
-            let end = start + 8 + n as usize;
-            self.pos = end + 1;
-            return Some(JsonStr::new(self.buf.get(start..end)?, false));
-        }
-        None
+        let text = self.string(full)?;
+        // Microcontrollers match the text itself (`Member::find`).
+        let key = if NAME && super::find::HOST {
+            Key::at(self.buf, start, text)
+        } else {
+            Key::EMPTY
+        };
+        Ok((text, key))
     }
 
     /// A long plain run inside a string, from `at`: jumps to the next `"`

@@ -59,21 +59,16 @@ pub(crate) enum ItemKey {
 }
 
 impl ItemKey {
-    /// The key `key` is, unescaped, if any.
+    /// The item member whose index in [`ITEM_KEYS`] is `found`, if any.
     #[inline(always)]
-    pub(crate) fn of(key: JsonStr<'_>) -> Option<Self> {
-        Some(if key == "uri" {
-            Self::Uri
-        } else if key == "mimeType" {
-            Self::MimeType
-        } else if key == "text" {
-            Self::Text
-        } else if key == "blob" {
-            Self::Blob
-        } else if key == "_meta" {
-            Self::Meta
-        } else {
-            return None;
+    pub(crate) const fn of(found: Option<usize>) -> Option<Self> {
+        Some(match found {
+            None => return None,
+            Some(0) => Self::Uri,
+            Some(1) => Self::MimeType,
+            Some(2) => Self::Text,
+            Some(3) => Self::Blob,
+            Some(_) => Self::Meta,
         })
     }
 }
@@ -193,5 +188,326 @@ pub(crate) fn code(num: Num, at: usize) -> Result<i32, BodyError> {
         Num::U64(v) => i32::try_from(v).map_err(|_| out()),
         Num::I64(v) => i32::try_from(v).map_err(|_| out()),
         Num::F64 => Err(BodyError::about(K::InvalidType, at, CODE)),
+    }
+}
+
+/// A key as the name tables see it: the one key matcher, for every field
+/// name and `cacheScope` name that the scanner, the streaming machine and
+/// the views match. Its first 16 unescaped bytes as one little-endian
+/// integer (zero past its end), and its length; a longer key (no name is)
+/// has length [`LONG`](Key::LONG) and matches nothing, so a key is matched
+/// with two compares per name. Built whole from a string
+/// ([`of`](Key::of), [`at`](Key::at), [`plain`](Key::plain)) or piece by
+/// piece as the machine reads a key across chunks ([`push`](Key::push)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key {
+    /// Stored as bytes, read as a `u128`: the byte alignment keeps the
+    /// machine's state from growing to a 16-byte alignment.
+    packed: [u8; 16],
+    len: u8,
+}
+
+impl Key {
+    /// No byte yet.
+    pub(crate) const EMPTY: Self = Self {
+        packed: [0; 16],
+        len: 0,
+    };
+
+    /// The length of a key of more than 16 bytes.
+    const LONG: u8 = 17;
+
+    /// Every key of more than 16 bytes.
+    const TOO_LONG: Self = Self {
+        packed: [0; 16],
+        len: Self::LONG,
+    };
+
+    /// A name of a table, at compile time.
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::cast_possible_truncation,
+        reason = "evaluated at compile time: a bad index fails the build"
+    )]
+    const fn name(name: &str) -> Self {
+        let name = name.as_bytes();
+        assert!(name.len() <= 16);
+        let mut packed = 0u128;
+        let mut i = 0;
+        while i < name.len() {
+            packed |= (name[i] as u128) << (8 * i);
+            i += 1;
+        }
+        Self {
+            packed: packed.to_le_bytes(),
+            len: name.len() as u8,
+        }
+    }
+
+    /// [`name`](Self::name) of every name of a table.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "evaluated at compile time: a bad index fails the build"
+    )]
+    const fn table<const N: usize>(names: [&str; N]) -> [Self; N] {
+        let mut out = [Self::EMPTY; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = Self::name(names[i]);
+            i += 1;
+        }
+        out
+    }
+
+    /// Appends unescaped bytes of the key.
+    #[inline]
+    pub(crate) fn push(&mut self, more: &[u8]) {
+        let at = usize::from(self.len);
+        match self
+            .packed
+            .get_mut(at..)
+            .and_then(|rest| rest.get_mut(..more.len()))
+        {
+            Some(to) => {
+                to.copy_from_slice(more);
+                // At most 16 in all.
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.len += more.len() as u8;
+                }
+            }
+            None => *self = Self::TOO_LONG,
+        }
+    }
+
+    /// No byte yet.
+    pub(crate) const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Past 16 bytes: it can match no name.
+    pub(crate) const fn is_long(&self) -> bool {
+        self.len == Self::LONG
+    }
+
+    /// The key the string `s` is, unescaped.
+    pub(crate) fn of(s: JsonStr<'_>) -> Self {
+        let mut key = Self::EMPTY;
+        let mut pieces = s.pieces();
+        while let Some(piece) = pieces.next() {
+            key.push(piece);
+        }
+        key
+    }
+
+    /// The key of `len` plain bytes (no escape, no quote) at `buf[start..]`:
+    /// on hosts with one 16-byte load and a mask when the buffer has 16
+    /// bytes there, else byte by byte.
+    #[inline]
+    pub(crate) fn plain(buf: &[u8], start: usize, len: usize) -> Self {
+        if len > 16 {
+            return Self::TOO_LONG;
+        }
+        if super::find::HOST
+            && let Some(window) = buf.get(start..).and_then(<[u8]>::first_chunk::<16>)
+        {
+            let mask = LOW_BYTES.get(len).copied().unwrap_or_default();
+            // `len` is at most 16 here.
+            #[allow(clippy::cast_possible_truncation)]
+            return Self {
+                packed: (u128::from_le_bytes(*window) & mask).to_le_bytes(),
+                len: len as u8,
+            };
+        }
+        let mut key = Self::EMPTY;
+        key.push(buf.get(start..start + len).unwrap_or_default());
+        key
+    }
+
+    /// The key of `len` plain bytes that start the little-endian words `lo`
+    /// and `hi` (hosts' key reader, which loaded them).
+    #[inline(always)]
+    pub(crate) fn words(lo: u64, hi: u64, len: usize) -> Self {
+        let packed = u128::from(lo) | u128::from(hi) << 64;
+        // `len` is at most 16 here.
+        #[allow(clippy::cast_possible_truncation)]
+        Self {
+            packed: (packed & LOW_BYTES.get(len).copied().unwrap_or_default()).to_le_bytes(),
+            len: len as u8,
+        }
+    }
+
+    /// The key the string `s`, whose text starts at `buf[start]`, is: by
+    /// [`plain`](Self::plain) when it has no escape.
+    #[inline]
+    pub(crate) fn at(buf: &[u8], start: usize, s: JsonStr<'_>) -> Self {
+        if s.is_escaped() {
+            Self::of(s)
+        } else {
+            Self::plain(buf, start, s.raw().len())
+        }
+    }
+
+    /// The name's bytes.
+    fn bytes(&self) -> &[u8] {
+        self.packed.get(..usize::from(self.len)).unwrap_or_default()
+    }
+
+    /// Which of `names` the string `text` is (unescaped). Hosts pack it
+    /// ([`of`](Self::of)) and compare integers; microcontrollers compare
+    /// the text with each name in place, which links no copy of it (the
+    /// compact lane of the one matcher: same answers, a test compares
+    /// them).
+    #[inline]
+    pub(crate) fn find_text(text: JsonStr<'_>, names: &[Self]) -> Option<usize> {
+        if super::find::HOST {
+            Self::of(text).find(names)
+        } else {
+            Self::find_text_call(text, names)
+        }
+    }
+
+    /// [`find_text`](Self::find_text) for a string whose text starts at
+    /// `buf[start]`: hosts pack it with [`at`](Self::at).
+    #[inline]
+    pub(crate) fn find_at(
+        buf: &[u8],
+        start: usize,
+        text: JsonStr<'_>,
+        names: &[Self],
+    ) -> Option<usize> {
+        if super::find::HOST {
+            Self::at(buf, start, text).find(names)
+        } else {
+            Self::find_text_call(text, names)
+        }
+    }
+
+    #[inline(never)]
+    fn find_text_call(text: JsonStr<'_>, names: &[Self]) -> Option<usize> {
+        names.iter().position(|name| text.eq_bytes(name.bytes()))
+    }
+
+    /// The index of the key in `names`, if it is one of them.
+    #[inline]
+    pub(crate) fn find(&self, names: &[Self]) -> Option<usize> {
+        names.iter().position(|name| {
+            name.len == self.len
+                && u128::from_le_bytes(name.packed) == u128::from_le_bytes(self.packed)
+        })
+    }
+}
+
+/// `LOW_BYTES[n]`: the low `n` bytes of a `u128` set (hosts' [`Key::plain`]:
+/// a load, where a shift by a variable costs a dozen instructions).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: a bad index fails the build"
+)]
+const LOW_BYTES: [u128; 17] = {
+    let mut t = [0u128; 17];
+    let mut n = 1;
+    while n <= 16 {
+        t[n] = t[n - 1] << 8 | 0xFF;
+        n += 1;
+    }
+    t
+};
+
+/// The result's fields, in declaration order (the errors' and the
+/// positional form's order).
+pub(crate) const RESULT_KEYS: [Key; 5] =
+    Key::table(["resultType", "ttlMs", "cacheScope", "contents", "_meta"]);
+/// The error's fields.
+pub(crate) const ERROR_KEYS: [Key; 3] = Key::table(["code", "message", "data"]);
+/// The request's fields.
+pub(crate) const REQUEST_KEYS: [Key; 4] =
+    Key::table(["_meta", "uri", "inputResponses", "requestState"]);
+/// A content item's members the untagged choice looks at ([`ItemKey`] order).
+pub(crate) const ITEM_KEYS: [Key; 5] = Key::table(["uri", "mimeType", "text", "blob", "_meta"]);
+/// The `cacheScope` names ([`CacheScope`] order).
+pub(crate) const SCOPE_KEYS: [Key; 2] = Key::table(["public", "private"]);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::*;
+
+    /// Every way of building a key (whole from escaped text, from a window,
+    /// from words, piece by piece at every cut) and both lanes of the
+    /// matcher give the same answer as comparing the unescaped text with
+    /// each name, on every name, near-misses of each, and escaped forms.
+    #[test]
+    fn every_lane_of_the_matcher_agrees() {
+        let tables: [&[Key]; 5] = [
+            &RESULT_KEYS,
+            &ERROR_KEYS,
+            &REQUEST_KEYS,
+            &ITEM_KEYS,
+            &SCOPE_KEYS,
+        ];
+        let mut texts: Vec<(Vec<u8>, bool)> = Vec::new();
+        for table in tables {
+            for name in table {
+                let name = name.bytes().to_vec();
+                texts.push((name.clone(), false));
+                // One byte less, one more, one changed.
+                texts.push((name[..name.len() - 1].to_vec(), false));
+                texts.push(([&name[..], b"x"].concat(), false));
+                let mut changed = name.clone();
+                changed[0] ^= 0x20;
+                texts.push((changed, false));
+                // The first byte escaped, and a NUL escaped after it.
+                let mut escaped = std::format!("\\u{:04x}", name[0]).into_bytes();
+                escaped.extend_from_slice(&name[1..]);
+                texts.push((escaped.clone(), true));
+                texts.push(([&escaped[..], b"\\u0000"].concat(), true));
+            }
+        }
+        for long in [16usize, 17, 40] {
+            texts.push((std::vec![b'k'; long], false));
+        }
+        texts.push((b"".to_vec(), false));
+        texts.push((br"\n".to_vec(), true));
+        for (raw, escaped) in &texts {
+            let text = JsonStr::new(raw, *escaped);
+            let mut unescaped = std::vec![0u8; 64];
+            let unescaped = text
+                .unescape_into(&mut unescaped)
+                .unwrap()
+                .as_bytes()
+                .to_vec();
+            // The text in a buffer with room after it (the hosts' window)
+            // and without.
+            let mut buf = std::vec![b'"'];
+            buf.extend_from_slice(raw);
+            buf.extend_from_slice(b"\": 1, \"padding\": 2}");
+            let whole = Key::of(text);
+            assert_eq!(Key::at(&buf, 1, text), whole, "{raw:?}");
+            assert_eq!(Key::at(&buf[..=raw.len()], 1, text), whole, "{raw:?}");
+            if !escaped && raw.len() <= 16 {
+                let mut words = [0u8; 16];
+                words[..raw.len()].copy_from_slice(raw);
+                let lo = u64::from_le_bytes(words[..8].try_into().unwrap());
+                let hi = u64::from_le_bytes(words[8..].try_into().unwrap());
+                assert_eq!(Key::words(lo, hi, raw.len()), whole, "{raw:?}");
+            }
+            for cut in 0..=unescaped.len() {
+                let mut pieces = Key::EMPTY;
+                pieces.push(&unescaped[..cut]);
+                pieces.push(&unescaped[cut..]);
+                assert_eq!(pieces, whole, "{raw:?} cut at {cut}");
+            }
+            for table in tables {
+                let want = table.iter().position(|n| n.bytes() == unescaped);
+                assert_eq!(whole.find(table), want, "{raw:?}");
+                assert_eq!(Key::find_text(text, table), want, "{raw:?}");
+                assert_eq!(Key::find_text_call(text, table), want, "{raw:?}");
+                assert_eq!(Key::find_at(&buf, 1, text, table), want, "{raw:?}");
+            }
+        }
     }
 }

@@ -230,10 +230,16 @@ impl PartialEq<str> for JsonStr<'_> {
 impl JsonStr<'_> {
     #[inline]
     fn eq_inline(&self, other: &str) -> bool {
+        self.eq_bytes(other.as_bytes())
+    }
+
+    /// Whether the unescaped text is `other`'s bytes.
+    #[inline]
+    pub(crate) fn eq_bytes(&self, other: &[u8]) -> bool {
         if self.escaped {
             self.eq_escaped(other)
         } else {
-            self.raw == other.as_bytes()
+            self.raw == other
         }
     }
 
@@ -244,8 +250,8 @@ impl JsonStr<'_> {
     }
 
     /// `==` for text with escapes, piece by piece.
-    fn eq_escaped(&self, other: &str) -> bool {
-        let mut rest = other.as_bytes();
+    fn eq_escaped(&self, other: &[u8]) -> bool {
+        let mut rest = other;
         let mut pieces = self.pieces();
         while let Some(bytes) = pieces.next() {
             // `get`, not `strip_prefix`: no panic path left at opt-level z.

@@ -27,7 +27,10 @@ use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
 use crate::json::number::Number;
 use crate::json::scan::{HI, MAX_DEPTH, WINDOW, plain_run, special_exact};
-use crate::json::shape::{self, CacheScope, ItemKey, ItemShape};
+use crate::json::shape::{
+    self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, REQUEST_KEYS, RESULT_KEYS,
+    SCOPE_KEYS,
+};
 use crate::json::skip::hex_digit;
 
 /// Which body the machine validates.
@@ -106,57 +109,6 @@ const ITEM_FIELDS: [Field; 5] = [
     Field::ItemBlob,
     Field::ItemMeta,
 ];
-
-const RESULT_NAMES: &[&[u8]] = &[
-    b"resultType",
-    b"ttlMs",
-    b"cacheScope",
-    b"contents",
-    b"_meta",
-];
-const ERROR_NAMES: &[&[u8]] = &[b"code", b"message", b"data"];
-const REQUEST_NAMES: &[&[u8]] = &[b"_meta", b"uri", b"inputResponses", b"requestState"];
-const ITEM_NAMES: &[&[u8]] = &[b"uri", b"mimeType", b"text", b"blob", b"_meta"];
-const SCOPE_NAMES: &[&[u8]] = &[b"public", b"private"];
-
-/// A name of at most 16 bytes as one little-endian integer (zero past its
-/// end), so that a key is matched with a few integer compares.
-#[allow(
-    clippy::indexing_slicing,
-    reason = "evaluated at compile time: a bad index fails the build"
-)]
-const fn pack(name: &[u8]) -> u128 {
-    let mut v = 0u128;
-    let mut i = 0;
-    while i < name.len() && i < 16 {
-        v |= (name[i] as u128) << (8 * i);
-        i += 1;
-    }
-    v
-}
-
-/// [`pack`] of every name of a table.
-const fn packed<const N: usize>(names: &[&[u8]]) -> [u128; N] {
-    let mut out = [0u128; N];
-    let mut i = 0;
-    while i < N {
-        #[allow(
-            clippy::indexing_slicing,
-            reason = "evaluated at compile time: a bad index fails the build"
-        )]
-        {
-            out[i] = pack(names[i]);
-        }
-        i += 1;
-    }
-    out
-}
-
-const RESULT_PACKED: [u128; 5] = packed(RESULT_NAMES);
-const ERROR_PACKED: [u128; 3] = packed(ERROR_NAMES);
-const REQUEST_PACKED: [u128; 4] = packed(REQUEST_NAMES);
-const ITEM_PACKED: [u128; 5] = packed(ITEM_NAMES);
-const SCOPE_PACKED: [u128; 2] = packed(SCOPE_NAMES);
 
 /// What the machine tells a reader, borrowed from the chunk being fed (or,
 /// for one character made by an escape or completed across a cut, from the
@@ -295,49 +247,6 @@ enum Names {
     Scope,
 }
 
-/// Matches an unescaped string against a few names, byte by byte.
-#[derive(Debug, Clone, Copy)]
-struct Matcher {
-    /// Names still possible (bit per name).
-    cand: u8,
-    /// Unescaped bytes seen (saturating: no name is that long).
-    len: u8,
-}
-
-impl Matcher {
-    const fn new(n: usize) -> Self {
-        Self {
-            cand: ((1u16 << n) - 1) as u8,
-            len: 0,
-        }
-    }
-
-    /// Takes the next unescaped bytes: a whole run is compared with each
-    /// name still possible at once.
-    #[inline]
-    fn feed(&mut self, names: &[&[u8]], bytes: &[u8]) {
-        if self.cand == 0 {
-            return;
-        }
-        let at = usize::from(self.len);
-        let end = at.saturating_add(bytes.len());
-        for (i, name) in names.iter().enumerate() {
-            if self.cand >> i & 1 == 1 && name.get(at..end) != Some(bytes) {
-                self.cand &= !(1 << i);
-            }
-        }
-        // No name is 255 bytes long: a saturated length matches none.
-        self.len = u8::try_from(end).unwrap_or(u8::MAX);
-    }
-
-    fn found(&self, names: &[&[u8]]) -> Option<usize> {
-        names
-            .iter()
-            .enumerate()
-            .position(|(i, n)| self.cand >> i & 1 == 1 && n.len() == usize::from(self.len))
-    }
-}
-
 /// `key_found` when the key is none of the names.
 const NO_MATCH: u8 = u8::MAX;
 
@@ -407,7 +316,9 @@ pub(crate) struct Machine {
     scope_str: bool,
     read: bool,
     names: Names,
-    matcher: Matcher,
+    /// The key (or `cacheScope` string) read so far, as the name tables
+    /// see it.
+    name: Key,
     /// First invalid UTF-8 offset of this string, reported at its close.
     utf8_err: Option<usize>,
     /// A UTF-8 sequence cut by a chunk's end (or by a special byte).
@@ -469,7 +380,7 @@ impl Machine {
             scope_str: false,
             read: false,
             names: Names::None,
-            matcher: Matcher { cand: 0, len: 0 },
+            name: Key::EMPTY,
             utf8_err: None,
             pend: [0; 4],
             have: 0,
@@ -511,16 +422,16 @@ impl Machine {
         }
     }
 
-    const fn name_table(&self, names: Names) -> &'static [&'static [u8]] {
+    const fn name_table(&self, names: Names) -> &'static [Key] {
         match names {
             Names::None => &[],
             Names::Top => match self.kind {
-                Kind::Result => RESULT_NAMES,
-                Kind::Error => ERROR_NAMES,
-                Kind::Request => REQUEST_NAMES,
+                Kind::Result => &RESULT_KEYS,
+                Kind::Error => &ERROR_KEYS,
+                Kind::Request => &REQUEST_KEYS,
             },
-            Names::Item => ITEM_NAMES,
-            Names::Scope => SCOPE_NAMES,
+            Names::Item => &ITEM_KEYS,
+            Names::Scope => &SCOPE_KEYS,
         }
     }
 
@@ -589,7 +500,7 @@ impl Machine {
                         && !self.compact
                         && self.key
                         && self.names != Names::None
-                        && self.matcher.len == 0
+                        && self.name.is_empty()
                         && let Some(next) = self.whole_key(chunk, i)
                     {
                         i = next;
@@ -873,7 +784,7 @@ impl Machine {
         self.need = 0;
         // `full` is only consulted inside the string.
         self.str_full = full;
-        self.matcher = Matcher::new(self.name_table(self.names).len());
+        self.name = Key::EMPTY;
     }
 }
 
@@ -1486,9 +1397,8 @@ impl Machine {
 
     /// A run of plain string bytes starting at absolute offset `run_at`.
     fn plain<S: Sink>(&mut self, run: &[u8], run_at: usize, high: bool, sink: &mut S) {
-        if self.names != Names::None && self.matcher.cand != 0 {
-            let names = self.name_table(self.names);
-            self.matcher.feed(names, run);
+        if self.names != Names::None && !self.name.is_long() {
+            self.name.push(run);
         }
         if !self.str_full || self.utf8_err.is_some() {
             return;
@@ -1591,9 +1501,8 @@ impl Machine {
         }
         let mut buf = [0u8; 4];
         let text = ch.encode_utf8(&mut buf);
-        if self.names != Names::None && self.matcher.cand != 0 {
-            let names = self.name_table(self.names);
-            self.matcher.feed(names, text.as_bytes());
+        if self.names != Names::None && !self.name.is_long() {
+            self.name.push(text.as_bytes());
         }
         if self.read && self.utf8_err.is_none() {
             sink.event(Ev::Str(self.field, text));
@@ -1640,7 +1549,7 @@ impl Machine {
             return Err(BodyError::new(K::InvalidUtf8, e));
         }
         if self.key {
-            let found = self.matcher.found(self.name_table(self.names));
+            let found = self.name.find(self.name_table(self.names));
             self.key = false;
             self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
             self.st = St::Colon;
@@ -1651,10 +1560,10 @@ impl Machine {
             sink.event(Ev::End(self.field));
         }
         if self.names == Names::Scope {
-            match self.matcher.found(SCOPE_NAMES) {
+            match self.name.find(&SCOPE_KEYS) {
                 Some(0) => self.scope = Some(CacheScope::Public),
                 Some(_) => self.scope = Some(CacheScope::Private),
-                None if self.matcher.len == 0 => self.scope = None,
+                None if self.name.is_empty() => self.scope = None,
                 None => self.scope_bad = true,
             }
         }
@@ -1672,36 +1581,7 @@ impl Machine {
         if high || len > 16 || chunk.get(j) != Some(&b'"') {
             return None;
         }
-        let key = match chunk.get(i..i + 16).and_then(<[u8]>::first_chunk::<16>) {
-            Some(word) => {
-                let mask = if len == 16 {
-                    u128::MAX
-                } else {
-                    (1u128 << (8 * len)) - 1
-                };
-                u128::from_le_bytes(*word) & mask
-            }
-            None => chunk
-                .get(i..j)?
-                .iter()
-                .enumerate()
-                .fold(0u128, |v, (k, &b)| v | u128::from(b) << (8 * k)),
-        };
-        let table: &[u128] = match self.names {
-            Names::None => &[],
-            Names::Top => match self.kind {
-                Kind::Result => &RESULT_PACKED,
-                Kind::Error => &ERROR_PACKED,
-                Kind::Request => &REQUEST_PACKED,
-            },
-            Names::Item => &ITEM_PACKED,
-            Names::Scope => &SCOPE_PACKED,
-        };
-        let names = self.name_table(self.names);
-        let found = table
-            .iter()
-            .zip(names)
-            .position(|(&p, n)| p == key && n.len() == len);
+        let found = Key::plain(chunk, i, len).find(self.name_table(self.names));
         self.key = false;
         self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
         self.st = St::Colon;

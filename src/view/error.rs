@@ -5,7 +5,7 @@ use core::fmt;
 use super::{Fields, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
-use crate::json::shape::{self, CODE};
+use crate::json::shape::{self, CODE, ERROR_KEYS};
 use crate::json::str::{JsonStr, RawJson};
 
 /// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.
@@ -16,8 +16,6 @@ pub struct ErrorView<'a> {
     message: JsonStr<'a>,
     data: Option<RawJson<'a>>,
 }
-
-const FIELDS: [&str; 3] = ["code", "message", "data"];
 
 /// The fields, as errors name them.
 const MESSAGE: Detail = Detail::field(Detail::ERROR + 1);
@@ -30,7 +28,7 @@ impl<'a> ErrorView<'a> {
         let mut message = None;
         let mut data = None;
         let mut fields = Fields::open(&mut s, Detail::ERROR)?;
-        while let Some(i) = fields.next(&mut s, &FIELDS)? {
+        while let Some(i) = fields.next(&mut s, &ERROR_KEYS)? {
             match i {
                 0 => code = Some(s.i32_field()?),
                 1 => message = Some(s.req_string(MESSAGE)?),

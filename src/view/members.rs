@@ -70,7 +70,7 @@ fn scan_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
     } else {
         Cursor::after_member()
     };
-    let (key, _) = members.next(&mut s).ok()??;
+    let key = members.next(&mut s).ok()??.text;
     // Every `RawJson` was checked as a `Value` (`value_full`), so each
     // member's value passes that check again, within the depth limit.
     let value = s.value_full(0).ok()?;

@@ -12,6 +12,7 @@ pub(crate) mod result;
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
+use crate::json::shape::Key;
 use crate::json::str::{JsonStr, RawJson};
 
 /// A walk over the top-level struct of a body: an object, or serde's
@@ -58,7 +59,7 @@ impl Fields {
     pub(crate) fn next(
         &mut self,
         s: &mut Scanner<'_>,
-        fields: &[&str],
+        fields: &[Key],
     ) -> Result<Option<usize>, BodyError> {
         if crate::json::find::HOST {
             self.next_in(s, fields)
@@ -71,17 +72,13 @@ impl Fields {
     fn next_call(
         &mut self,
         s: &mut Scanner<'_>,
-        fields: &[&str],
+        fields: &[Key],
     ) -> Result<Option<usize>, BodyError> {
         self.next_in(s, fields)
     }
 
     #[inline(always)]
-    fn next_in(
-        &mut self,
-        s: &mut Scanner<'_>,
-        fields: &[&str],
-    ) -> Result<Option<usize>, BodyError> {
+    fn next_in(&mut self, s: &mut Scanner<'_>, fields: &[Key]) -> Result<Option<usize>, BodyError> {
         if self.array {
             let i = self.n as usize;
             if i == fields.len() {
@@ -113,8 +110,11 @@ impl Fields {
         }
         // A known key seen before is refused right after it, before its
         // colon, as serde's derived visitor does.
-        while let Some((key, key_at)) = self.members.key(s)? {
-            let found = fields.iter().position(|name| key == *name);
+        while let Some(Member {
+            key, at: key_at, ..
+        }) = self.members.key(s)?
+        {
+            let found = key.find(fields);
             if let Some(i) = found
                 && self.n & (1 << i) != 0
             {
@@ -138,6 +138,40 @@ impl Fields {
             }
         }
         Ok(None)
+    }
+}
+
+/// A member's key, as [`Members`] hands it out.
+pub(crate) struct Member<'a> {
+    /// The key's text.
+    pub(crate) text: JsonStr<'a>,
+    /// The key as the name tables see it.
+    pub(crate) key: Key,
+    /// The offset of the key's opening quote.
+    pub(crate) at: usize,
+}
+
+impl<'a> Member<'a> {
+    /// A member from its key's text and offset, with no [`Key`]
+    /// (microcontrollers).
+    #[inline(always)]
+    const fn text_at((text, at): (JsonStr<'a>, usize)) -> Self {
+        Self {
+            text,
+            key: Key::EMPTY,
+            at,
+        }
+    }
+
+    /// Which of `names` the key is: by the packed [`Key`] on hosts, by the
+    /// text on microcontrollers ([`Key::find_text`]).
+    #[inline(always)]
+    pub(crate) fn find(&self, names: &[Key]) -> Option<usize> {
+        if crate::json::find::HOST {
+            self.key.find(names)
+        } else {
+            Key::find_text(self.text, names)
+        }
     }
 }
 
@@ -169,7 +203,7 @@ impl Members {
     pub(crate) fn next<'a>(
         &mut self,
         s: &mut Scanner<'a>,
-    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+    ) -> Result<Option<Member<'a>>, BodyError> {
         if crate::json::find::HOST {
             let key = self.key_in(s)?;
             if key.is_some() {
@@ -178,7 +212,7 @@ impl Members {
             }
             Ok(key)
         } else {
-            self.next_call(s)
+            Ok(self.next_call(s)?.map(Member::text_at))
         }
     }
 
@@ -186,19 +220,19 @@ impl Members {
     /// quote, and the caller consumes the colon. Inlined on hosts, a call on
     /// microcontrollers.
     #[inline(always)]
-    pub(crate) fn key<'a>(
-        &mut self,
-        s: &mut Scanner<'a>,
-    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+    pub(crate) fn key<'a>(&mut self, s: &mut Scanner<'a>) -> Result<Option<Member<'a>>, BodyError> {
         if crate::json::find::HOST {
             self.key_in(s)
         } else {
-            self.key_call(s)
+            Ok(self.key_call(s)?.map(Member::text_at))
         }
     }
 
     /// [`next`](Self::next) on microcontrollers: the key's code is linked
-    /// once, in [`key_call`](Self::key_call).
+    /// once, in [`key_call`](Self::key_call). The text and offset only:
+    /// microcontrollers match the text ([`Member::find`]), and a
+    /// [`Key`] returned through the call was copied by `memcpy` (744 B of
+    /// flash at opt-level z).
     #[inline(never)]
     fn next_call<'a>(
         &mut self,
@@ -217,14 +251,11 @@ impl Members {
         &mut self,
         s: &mut Scanner<'a>,
     ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
-        self.key_in(s)
+        Ok(self.key_in(s)?.map(|m| (m.text, m.at)))
     }
 
     #[inline(always)]
-    fn key_in<'a>(
-        &mut self,
-        s: &mut Scanner<'a>,
-    ) -> Result<Option<(JsonStr<'a>, usize)>, BodyError> {
+    fn key_in<'a>(&mut self, s: &mut Scanner<'a>) -> Result<Option<Member<'a>>, BodyError> {
         match s.ws() {
             Some(b'}') => {
                 s.pos += 1;
@@ -244,9 +275,9 @@ impl Members {
             None => return Err(s.err(K::Eof)),
         }
         self.first = false;
-        let key_at = s.pos;
-        let key = s.key_text(true)?;
-        Ok(Some((key, key_at)))
+        let at = s.pos;
+        let (text, key) = s.key_name()?;
+        Ok(Some(Member { text, key, at }))
     }
 }
 

@@ -5,6 +5,7 @@ use core::fmt;
 use super::{Fields, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
+use crate::json::shape::REQUEST_KEYS;
 use crate::json::str::{JsonStr, RawJson};
 
 /// A validated read-resource request: `{"uri": …, "_meta"?: …}` plus the
@@ -28,9 +29,6 @@ pub struct RequestView<'a> {
     request_state: Option<JsonStr<'a>>,
 }
 
-/// Field names in serde's positional order.
-const FIELDS: [&str; 4] = ["_meta", "uri", "inputResponses", "requestState"];
-
 /// The fields, as errors name them.
 const META: Detail = Detail::field(Detail::REQUEST);
 const URI: Detail = Detail::field(Detail::REQUEST + 1);
@@ -53,7 +51,7 @@ impl<'a> RequestView<'a> {
         let mut input_responses = None;
         let mut request_state = None;
         let mut fields = Fields::open(&mut s, Detail::REQUEST)?;
-        while let Some(i) = fields.next(&mut s, &FIELDS)? {
+        while let Some(i) = fields.next(&mut s, &REQUEST_KEYS)? {
             match i {
                 0 => meta = s.opt_object(TOP, META)?,
                 1 => uri = Some(s.req_string(URI)?),

@@ -7,7 +7,9 @@ use core::iter::FusedIterator;
 use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
-use crate::json::shape::{self, CacheScope, ItemKey, ItemShape, TTL_MS};
+use crate::json::shape::{
+    self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, SCOPE_KEYS, TTL_MS,
+};
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson, next_key};
 
@@ -24,8 +26,6 @@ pub struct ResultView<'a> {
     ttl_ms: Option<u64>,
     cache_scope: Option<CacheScope>,
 }
-
-const FIELDS: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
 
 /// The fields, as errors name them.
 const RESULT_TYPE: Detail = Detail::field(Detail::RESULT);
@@ -63,7 +63,7 @@ impl<'a> ResultView<'a> {
         let mut ttl_ms = None;
         let mut cache_scope = None;
         let mut fields = Fields::open(&mut s, Detail::RESULT)?;
-        while let Some(i) = fields.next(&mut s, &FIELDS)? {
+        while let Some(i) = fields.next(&mut s, &RESULT_KEYS)? {
             match i {
                 0 => result_type = s.opt_string(RESULT_TYPE)?,
                 1 => ttl_ms = s.ttl_field()?,
@@ -156,13 +156,11 @@ impl<'a> Scanner<'a> {
         }
         let at = self.pos;
         // A bit for what each name is: 1 no variant, 2 `public`, 4 `private`.
-        let variant = |name: JsonStr<'_>| -> u8 {
-            if name == "public" {
-                2
-            } else if name == "private" {
-                4
-            } else {
-                1
+        let variant = |found: Option<usize>| -> u8 {
+            match found {
+                Some(0) => 2,
+                Some(_) => 4,
+                None => 1,
             }
         };
         let seen = match self.peek() {
@@ -173,7 +171,7 @@ impl<'a> Scanner<'a> {
                 if name.is_empty() {
                     return Ok(None);
                 }
-                variant(name)
+                variant(Key::find_at(self.buf, at + 1, name, &SCOPE_KEYS))
             }
             Some(b'{') => 'map: {
                 // Walked once, noting the keys on the way: every key must
@@ -191,8 +189,8 @@ impl<'a> Scanner<'a> {
                 let mut members = Members::open(self);
                 loop {
                     match members.next(self) {
-                        Ok(Some((key, _))) => {
-                            seen |= variant(key);
+                        Ok(Some(member)) => {
+                            seen |= variant(member.find(&SCOPE_KEYS));
                             last_is_null = self.peek() == Some(b'n');
                             if self.value_full(TOP + 1).is_err() {
                                 break;
@@ -269,8 +267,8 @@ impl<'a> Scanner<'a> {
         }
         let mut item = ItemShape::default();
         let mut members = Members::open(self);
-        while let Some((key, _)) = members.next(self)? {
-            let key = ItemKey::of(key);
+        while let Some(member) = members.next(self)? {
+            let key = ItemKey::of(member.find(&ITEM_KEYS));
             let first = self.peek();
             if first == Some(b'"') {
                 // A string value: checked as `value_full` checks it.
@@ -586,7 +584,7 @@ impl<'a> Content<'a> {
         let mut found = Found::new();
         let mut rest = json.strip_prefix(b"{")?;
         while let Some((key, at_value)) = next_key(rest) {
-            let key = ItemKey::of(key);
+            let key = ItemKey::of(Key::find_text(key, &ITEM_KEYS));
             found.shape.note(key, at_value.first().copied());
             // A string value is read once, for its end and its escapes.
             match at_value.split_first() {
