@@ -18,7 +18,7 @@ use diverge_frame::stream::{FrameValidator, IGNORED_DEPTH, Reader, RequestValida
 #[cfg(target_pointer_width = "64")]
 const README: (usize, usize, usize, usize) = (344, 336, 408, 384);
 #[cfg(all(target_pointer_width = "32", target_arch = "arm"))]
-const README: (usize, usize, usize, usize) = (288, 280, 320, 312);
+const README: (usize, usize, usize, usize) = (280, 272, 312, 304);
 
 #[cfg(any(
     target_pointer_width = "64",

@@ -159,6 +159,73 @@ impl ItemShape {
     }
 }
 
+/// The `cacheScope` rule, written once for the scanner and the streaming
+/// machine: the reference parses the value as a `serde_json::Value`, takes
+/// `null` and `""` as absent, and reads the rest through serde's enum rules
+/// for a `Value`: a variant name, or a one-key map whose value is `null`
+/// (duplicate keys collapse first, the last one winning). Fed what the
+/// value is as it is read ([`start`](Self::start), [`name`](Self::name),
+/// [`member_value`](Self::member_value)); the [`verdict`](Self::verdict)
+/// comes after the whole value was checked, as serde_json checks it first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ScopeRule {
+    /// A bit each for: no variant (a name that is none, or another type),
+    /// `public`, `private`, the empty string, and an object whose last
+    /// member's value is not `null` (yet). Exactly one of `public`,
+    /// `private` and the empty string, alone, is an answer.
+    seen: u8,
+}
+
+impl ScopeRule {
+    const NONE: u8 = 1;
+    const EMPTY: u8 = 8;
+    const NOT_NULL: u8 = 16;
+
+    /// A value that is not `null`, whose first byte is `first`, begins.
+    pub(crate) const fn start(first: Option<u8>) -> Self {
+        Self {
+            seen: match first {
+                Some(b'"') => 0,
+                Some(b'{') => Self::NOT_NULL,
+                _ => Self::NONE,
+            },
+        }
+    }
+
+    /// The string value, or a key of the object, was read: `found` is its
+    /// index in [`SCOPE_KEYS`], and `empty` says it is the string `""`
+    /// (keys pass `false`: an empty key names no variant).
+    pub(crate) const fn name(&mut self, found: Option<usize>, empty: bool) {
+        self.seen |= match found {
+            Some(0) => 2,
+            Some(_) => 4,
+            None if empty => Self::EMPTY,
+            None => Self::NONE,
+        };
+    }
+
+    /// An object member's value begins with `first`.
+    pub(crate) const fn member_value(&mut self, first: Option<u8>) {
+        if matches!(first, Some(b'n')) {
+            self.seen &= !Self::NOT_NULL;
+        } else {
+            self.seen |= Self::NOT_NULL;
+        }
+    }
+
+    /// The answer once the whole value (first byte at `at`) was checked:
+    /// the scope, `None` for `""`, or
+    /// [`UnknownCacheScope`](K::UnknownCacheScope) at `at`.
+    pub(crate) const fn verdict(&self, at: usize) -> Result<Option<CacheScope>, BodyError> {
+        match self.seen {
+            Self::EMPTY => Ok(None),
+            2 => Ok(Some(CacheScope::Public)),
+            4 => Ok(Some(CacheScope::Private)),
+            _ => Err(BodyError::new(K::UnknownCacheScope, at)),
+        }
+    }
+}
+
 /// The result's `ttlMs` field, in the errors' words.
 pub(crate) const TTL_MS: Detail = Detail::field(Detail::RESULT + 1);
 

@@ -29,7 +29,7 @@ use crate::json::number::Number;
 use crate::json::scan::{HI, MAX_DEPTH, WINDOW, plain_run, special_exact};
 use crate::json::shape::{
     self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, REQUEST_KEYS, RESULT_KEYS,
-    SCOPE_KEYS,
+    SCOPE_KEYS, ScopeRule,
 };
 use crate::json::skip::hex_digit;
 
@@ -302,9 +302,7 @@ pub(crate) struct Machine {
     stack: [u64; STACK_WORDS],
 
     // ----- cacheScope -----
-    scope: Option<CacheScope>,
-    scope_bad: bool,
-    scope_last_null: bool,
+    scope: ScopeRule,
 
     // ----- strings -----
     key: bool,
@@ -312,8 +310,6 @@ pub(crate) struct Machine {
     str_full: bool,
     /// The matched name of the key just read (`NO_MATCH` for none).
     key_found: u8,
-    /// The `cacheScope` value is a string.
-    scope_str: bool,
     read: bool,
     names: Names,
     /// The key (or `cacheScope` string) read so far, as the name tables
@@ -371,13 +367,10 @@ impl Machine {
             open: 0,
             full: false,
             stack: [0; STACK_WORDS],
-            scope: None,
-            scope_bad: false,
-            scope_last_null: false,
+            scope: ScopeRule::start(None),
             key: false,
             str_full: false,
             key_found: NO_MATCH,
-            scope_str: false,
             read: false,
             names: Names::None,
             name: Key::EMPTY,
@@ -882,7 +875,7 @@ impl Machine {
     ) -> Result<usize, BodyError> {
         if self.depth > 0 {
             if self.field == Field::Scope && self.depth == 1 && self.is_obj(1) {
-                self.scope_last_null = c == Some(b'n');
+                self.scope.member_value(c);
             }
             return self.generic(i, c, at);
         }
@@ -909,10 +902,7 @@ impl Machine {
                 if c == Some(b'n') {
                     return Ok(self.null_literal(i));
                 }
-                self.scope = None;
-                self.scope_str = c == Some(b'"');
-                self.scope_bad = !matches!(c, Some(b'"' | b'{'));
-                self.scope_last_null = false;
+                self.scope = ScopeRule::start(c);
                 self.generic_value(true, 1);
                 self.generic(i, c, at)
             }
@@ -1560,12 +1550,8 @@ impl Machine {
             sink.event(Ev::End(self.field));
         }
         if self.names == Names::Scope {
-            match self.name.find(&SCOPE_KEYS) {
-                Some(0) => self.scope = Some(CacheScope::Public),
-                Some(_) => self.scope = Some(CacheScope::Private),
-                None if self.name.is_empty() => self.scope = None,
-                None => self.scope_bad = true,
-            }
+            let found = self.name.find(&SCOPE_KEYS);
+            self.scope.name(found, self.name.is_empty());
         }
         self.after_scalar(chunk, j + 1, at + 1, sink)
     }
@@ -1624,15 +1610,7 @@ impl Machine {
                     .unwrap_or(Field::ItemOther);
             }
             Cont::GenObj if self.field == Field::Scope && self.depth == 1 => {
-                let this = match found {
-                    Some(0) => Some(CacheScope::Public),
-                    Some(_) => Some(CacheScope::Private),
-                    None => None,
-                };
-                match this {
-                    Some(v) if self.scope.is_none_or(|s| s == v) => self.scope = Some(v),
-                    _ => self.scope_bad = true,
-                }
+                self.scope.name(found, false);
             }
             _ => {}
         }
@@ -1744,14 +1722,8 @@ impl Machine {
             Field::Scope => {
                 let scope = if self.null {
                     None
-                } else if self.scope_bad
-                    || (!self.scope_str && (!self.scope_last_null || self.scope.is_none()))
-                {
-                    // A string that names no scope, another type, or an
-                    // object that is not one scope whose (last) value is null.
-                    return Err(BodyError::new(K::UnknownCacheScope, self.value_at));
                 } else {
-                    self.scope
+                    self.scope.verdict(self.value_at)?
                 };
                 if sink.reads() {
                     sink.event(Ev::Scope(scope));

@@ -8,7 +8,8 @@ use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
 use crate::json::shape::{
-    self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, SCOPE_KEYS, TTL_MS,
+    self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, SCOPE_KEYS, ScopeRule,
+    TTL_MS,
 };
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson, next_key};
@@ -155,65 +156,47 @@ impl<'a> Scanner<'a> {
             return Ok(None);
         }
         let at = self.pos;
-        // A bit for what each name is: 1 no variant, 2 `public`, 4 `private`.
-        let variant = |found: Option<usize>| -> u8 {
-            match found {
-                Some(0) => 2,
-                Some(_) => 4,
-                None => 1,
-            }
-        };
-        let seen = match self.peek() {
+        let mut rule = ScopeRule::start(self.peek());
+        match self.peek() {
             Some(b'"') => {
                 // `value_full` on a string is `string(true)`, with the same
                 // errors.
                 let name = self.string(true)?;
-                if name.is_empty() {
-                    return Ok(None);
-                }
-                variant(Key::find_at(self.buf, at + 1, name, &SCOPE_KEYS))
+                rule.name(
+                    Key::find_at(self.buf, at + 1, name, &SCOPE_KEYS),
+                    name.is_empty(),
+                );
             }
             Some(b'{') => 'map: {
-                // Walked once, noting the keys on the way: every key must
-                // name the same variant (duplicate keys collapse, the last
-                // value winning) and the last value must be `null`. A bad
-                // shape is reported after the whole value, as the reference
-                // parses the `Value` first. The walk accepts what
-                // `value_full` accepts (the struct cursor's checks, and
-                // `value_full` for each value), but words a few errors
+                // Walked once, noting the keys on the way. The walk accepts
+                // what `value_full` accepts (the struct cursor's checks,
+                // and `value_full` for each value), but words a few errors
                 // otherwise (`]` after a member): on any error the value is
                 // checked again from its start by `value_full`, whose error
                 // is the one reported.
-                let mut seen = 0;
-                let mut last_is_null = false;
                 let mut members = Members::open(self);
                 loop {
                     match members.next(self) {
                         Ok(Some(member)) => {
-                            seen |= variant(member.find(&SCOPE_KEYS));
-                            last_is_null = self.peek() == Some(b'n');
+                            rule.name(member.find(&SCOPE_KEYS), false);
+                            rule.member_value(self.peek());
                             if self.value_full(TOP + 1).is_err() {
                                 break;
                             }
                         }
-                        Ok(None) => break 'map if last_is_null { seen } else { 0 },
+                        Ok(None) => break 'map,
                         Err(_) => break,
                     }
                 }
                 self.pos = at;
                 self.value_full(TOP)?;
-                0
+                rule = ScopeRule::start(None);
             }
             _ => {
                 self.value_full(TOP)?;
-                0
             }
-        };
-        match seen {
-            2 => Ok(Some(CacheScope::Public)),
-            4 => Ok(Some(CacheScope::Private)),
-            _ => Err(BodyError::new(K::UnknownCacheScope, at)),
         }
+        rule.verdict(at)
     }
 
     /// `contents`: an array of content items. Returns the array's text and
