@@ -290,10 +290,7 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
         match self.buf.get(at) {
-            Some(&e) if !super::find::HOST && super::skip::is_simple_escape(e) => Ok(at + 1),
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') if super::find::HOST => {
-                Ok(at + 1)
-            }
+            Some(&e) if super::lex::escape(e).is_some() => Ok(at + 1),
             _ => self.other_escape(at, full),
         }
     }

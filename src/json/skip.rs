@@ -314,67 +314,10 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
             }
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
-        _ if super::find::HOST => simple_escape_match(e),
-        _ => simple_escape_search(e),
+        _ => super::lex::escape(e).map_or('\u{fffd}', char::from),
     };
     (c, rest)
 }
-
-/// The character of the one-character escape `\e` (U+FFFD for a byte
-/// that is no such escape), by a `match` (hosts).
-#[inline]
-const fn simple_escape_match(e: u8) -> char {
-    match e {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        _ => '\u{fffd}',
-    }
-}
-
-/// The one-character escapes: each escape letter and the byte it stands for.
-const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
-
-/// Whether `\e` is a one-character escape, by [`ESCAPES`]: the
-/// microcontrollers' scanner asks it (hosts match the bytes inline).
-pub(crate) fn is_simple_escape(e: u8) -> bool {
-    simple_escape_search(e) != '\u{fffd}'
-}
-
-/// [`simple_escape_match`] on microcontrollers: a search of [`ESCAPES`],
-/// smaller than the `match`'s compare chain and jump table (a test checks
-/// both on every byte).
-#[inline]
-fn simple_escape_search(e: u8) -> char {
-    ESCAPES
-        .as_chunks::<2>()
-        .0
-        .iter()
-        .find(|p| p[0] == e)
-        .map_or('\u{fffd}', |p| char::from(p[1]))
-}
-
-/// The byte a one-character escape (`\\n`, `\\"`, …) stands for, by the
-/// byte after the backslash; 0 for `u` and for bytes that are no escape.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-const SIMPLE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
 
 /// The code point of a `\uXXXX` escape at `r` (the backslash), or of a
 /// `\uD8xx\uDCxx` surrogate pair, and the escape's length; `None` for
@@ -451,8 +394,7 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
         let Some(&e) = raw.get(r + 1) else {
             return if r >= raw.len() { Some(w) } else { None };
         };
-        let simple = SIMPLE.get(usize::from(e)).copied().unwrap_or(0);
-        if simple != 0 {
+        if let Some(simple) = super::lex::escape(e) {
             *out.get_mut(w)? = simple;
             r += 2;
             w += 1;
@@ -521,15 +463,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    fn simple_escapes_by_search_agree_with_the_match() {
-        for e in 0..=255u8 {
-            assert_eq!(simple_escape_search(e), simple_escape_match(e), "{e:#04x}");
-            let scanner_host = matches!(e, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't');
-            assert_eq!(is_simple_escape(e), scanner_host, "{e:#04x}");
         }
     }
 

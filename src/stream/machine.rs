@@ -24,12 +24,12 @@
 //! significand overflow test and its `f64` range check.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
-use crate::json::find;
 use crate::json::scan::{
     HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
 };
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::skip::hex_digit;
+use crate::json::{find, lex};
 
 /// Which body the machine validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -629,18 +629,6 @@ impl Machine {
                 St::Esc => {
                     i += 1;
                     match c {
-                        Some(e @ (b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')) => {
-                            let ch = match e {
-                                b'b' => 0x08,
-                                b'f' => 0x0C,
-                                b'n' => b'\n',
-                                b'r' => b'\r',
-                                b't' => b'\t',
-                                other => other,
-                            };
-                            self.st = St::Str;
-                            self.unescaped(char::from(ch), sink);
-                        }
                         Some(b'u') => {
                             self.st = St::Hex;
                             self.hex = 0;
@@ -649,7 +637,13 @@ impl Machine {
                             self.pair = false;
                         }
                         None => return Err(BodyError::new(K::Eof, at)),
-                        Some(_) => return Err(BodyError::new(K::InvalidEscape, at)),
+                        Some(e) => {
+                            let Some(ch) = lex::escape(e) else {
+                                return Err(BodyError::new(K::InvalidEscape, at));
+                            };
+                            self.st = St::Str;
+                            self.unescaped(char::from(ch), sink);
+                        }
                     }
                 }
                 St::Hex => {
@@ -1446,7 +1440,6 @@ impl Machine {
     #[inline(always)]
     fn escape_end(&self, chunk: &[u8], j: usize) -> Option<usize> {
         match *chunk.get(j + 1)? {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(j + 2),
             b'u' => {
                 let n = hex4(chunk.get(j + 2..)?)?;
                 if !self.str_full || !(0xD800..0xE000).contains(&n) {
@@ -1461,7 +1454,7 @@ impl Machine {
                     _ => None,
                 }
             }
-            _ => None,
+            e => lex::escape(e).map(|_| j + 2),
         }
     }
 
@@ -1471,14 +1464,6 @@ impl Machine {
     #[inline]
     fn whole_escape<S: Sink>(&mut self, chunk: &[u8], j: usize, sink: &mut S) -> Option<usize> {
         let ch = match *chunk.get(j + 1)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
             b'u' => {
                 let n = hex4(chunk.get(j + 2..)?)?;
                 if !self.str_full {
@@ -1499,7 +1484,7 @@ impl Machine {
                 self.unescaped(char::from_u32(code)?, sink);
                 return Some(j + 12);
             }
-            _ => return None,
+            e => char::from(lex::escape(e)?),
         };
         self.unescaped(ch, sink);
         Some(j + 2)
