@@ -4,6 +4,8 @@
 //!
 //! - [`escape`]: the one-character escapes (`\"` `\\` `\/` `\b` `\f` `\n`
 //!   `\r` `\t`) and the byte each stands for.
+//! - [`hex4`]: the four hex digits of `\uXXXX`, or where they stop being
+//!   hex digits.
 //!
 //! Where a host lane (speed) and a compact lane (flash, on microcontrollers:
 //! [`HOST`](super::find::HOST) false) differ, both live inside the one
@@ -23,8 +25,8 @@ const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
 /// the 256-byte table the engines had before (a table lookup in the
 /// scanner's string loop took a register there, which cost three
 /// instructions a word); on microcontrollers ([`HOST`](super::find::HOST)
-/// false) it is one call, which the engines' five callers share.
-#[inline]
+/// false) it is one call, which all the engines share.
+#[inline(always)]
 pub(crate) fn escape(e: u8) -> Option<u8> {
     if super::find::HOST {
         escape_search(e)
@@ -50,6 +52,83 @@ fn escape_search(e: u8) -> Option<u8> {
         .map(|p| p[1])
 }
 
+/// The value of the hex digit `d` (`0`-`9`, `a`-`f`, `A`-`F`), `None` for
+/// every other byte, by comparisons. The only statement of what a hex digit
+/// is; [`HEX`] is built from it.
+#[inline]
+const fn digit(d: u8) -> Option<u8> {
+    // `| 0x20` maps `A`..=`F` onto `a`..=`f` and no other byte into them.
+    match (d, d | 0x20) {
+        (b'0'..=b'9', _) => Some(d - b'0'),
+        (_, l @ b'a'..=b'f') => Some(l - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// [`digit`] by byte, 0xFF for bytes that are no hex digit: what hosts look
+/// a digit up in.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const HEX: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 256 {
+        if let Some(v) = digit(i as u8) {
+            t[i] = v;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The value of the four hex digits that `b` starts with (the `XXXX` of
+/// `\uXXXX`, `b` being the bytes after the `u`), or `Err(i)`: `b[i]` is the
+/// first of the four that is no hex digit, or `b` ends at `i`, before four.
+/// The scanner reports an invalid escape at that `i`; the machine, which
+/// gets the digits byte by byte, hands it the four it kept.
+///
+/// One loop ([`hex_prefix`]), digit by digit. Hosts look each digit up in
+/// [`HEX`] and inline the loop; microcontrollers ([`HOST`](super::find::HOST)
+/// false) compare ([`digit`]: no 256-byte table) and share one call of it.
+/// A test pins both lanes to each other and to the rule.
+#[inline(always)]
+pub(crate) fn hex4(b: &[u8]) -> Result<u16, usize> {
+    let (n, k) = if super::find::HOST {
+        hex_prefix::<true>(b)
+    } else {
+        hex_prefix_call(b)
+    };
+    if k == 4 { Ok(n) } else { Err(k) }
+}
+
+/// [`hex_prefix`] on microcontrollers: one copy of the loop.
+#[inline(never)]
+fn hex_prefix_call(b: &[u8]) -> (u16, usize) {
+    hex_prefix::<false>(b)
+}
+
+/// The value of the hex digits that start `b`, at most four, and how many
+/// there are, each digit by [`HEX`] (`TABLE`) or by [`digit`]. (A pair, not
+/// a `Result`: microcontrollers get it back in two registers.)
+#[inline]
+fn hex_prefix<const TABLE: bool>(b: &[u8]) -> (u16, usize) {
+    let mut n = 0u16;
+    let mut k = 0;
+    for &d in b.iter().take(4) {
+        let v = if TABLE {
+            HEX.get(usize::from(d)).copied().filter(|&v| v < 16)
+        } else {
+            digit(d)
+        };
+        let Some(v) = v else {
+            break;
+        };
+        n = n << 4 | u16::from(v);
+        k += 1;
+    }
+    (n, k)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
@@ -73,6 +152,78 @@ mod tests {
             };
             assert_eq!(escape(e), old, "{e:#04x}");
             assert_eq!(escape_call(e), old, "{e:#04x}");
+        }
+    }
+
+    /// [`digit`] on every byte is what `char::to_digit(16)` says.
+    #[test]
+    fn hex_digits_agree_with_to_digit_on_every_byte() {
+        for d in 0..=255u8 {
+            let want = char::from(d).to_digit(16).map(|v| v as u8);
+            assert_eq!(digit(d), want, "{d:#04x}");
+            let table = Some(HEX[usize::from(d)]).filter(|&v| v < 16);
+            assert_eq!(table, want, "{d:#04x}");
+        }
+    }
+
+    /// What the scanner's loop gave before it asked [`hex4`]: the value, or
+    /// the index of the first byte of the four that is no hex digit (or
+    /// where `b` ends).
+    fn old_hex4(b: &[u8]) -> Result<u16, usize> {
+        let mut n = 0u16;
+        for i in 0..4 {
+            let v = b
+                .get(i)
+                .and_then(|&d| char::from(d).to_digit(16))
+                .ok_or(i)?;
+            n = n << 4 | v as u16;
+        }
+        Ok(n)
+    }
+
+    /// Both lanes of [`hex4`] agree with the old readers: on every value
+    /// (written in lower and upper case, with a byte after), on every byte
+    /// at each of the four places, and on every prefix (0 to 5 bytes) of
+    /// every word over a set of edge bytes.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn hex4_lanes_agree_with_the_old_readers() {
+        let check = |b: &[u8]| {
+            let want = old_hex4(b);
+            let lane = |(n, k): (u16, usize)| if k == 4 { Ok(n) } else { Err(k) };
+            assert_eq!(lane(hex_prefix::<true>(b)), want, "{b:?}");
+            assert_eq!(lane(hex_prefix::<false>(b)), want, "{b:?}");
+            assert_eq!(lane(hex_prefix_call(b)), want, "{b:?}");
+            assert_eq!(hex4(b), want, "{b:?}");
+        };
+        for n in 0..=u16::MAX {
+            let at = |digits: &[u8; 16], shift: u16| digits[usize::from(n >> shift & 0xF)];
+            let (l, u) = (b"0123456789abcdef", b"0123456789ABCDEF");
+            let lower = [at(l, 12), at(l, 8), at(l, 4), at(l, 0), b'"'];
+            let upper = [at(u, 12), at(u, 8), at(u, 4), at(u, 0)];
+            assert_eq!(hex4(&lower), Ok(n));
+            check(&lower);
+            check(&upper);
+        }
+        for at in 0..4 {
+            for d in 0..=255u8 {
+                let mut w = *b"09aF";
+                w[at] = d;
+                check(&w);
+            }
+        }
+        let bytes = b"09afAFgG/:@`\x00\xff7cE";
+        for &a in bytes {
+            for &b in bytes {
+                for &c in bytes {
+                    for &d in bytes {
+                        let x = [a, b, c, d, a];
+                        for len in 0..=5 {
+                            check(&x[..len]);
+                        }
+                    }
+                }
+            }
         }
     }
 }

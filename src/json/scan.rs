@@ -137,31 +137,6 @@ pub(crate) fn utf8_error(text: &[u8], start: usize) -> Result<(), BodyError> {
     }
 }
 
-/// The value of the four hex digits `digits` found at `at`, or the error
-/// at the first that is none (hosts).
-#[inline]
-fn hex4_digits(digits: &[u8], at: usize) -> Result<u16, BodyError> {
-    let mut n = 0u16;
-    for (i, &d) in digits.iter().enumerate() {
-        let Some(v) = super::skip::hex_digit(d) else {
-            return Err(BodyError::new(K::InvalidEscape, at + i));
-        };
-        n = (n << 4) | u16::from(v);
-    }
-    Ok(n)
-}
-
-/// [`hex4_digits`] on microcontrollers: by
-/// [`hex_prefix`](super::skip::hex_prefix), which the unescaping reader
-/// shares, so one copy of the loop is linked (a test checks both agree).
-#[inline]
-fn hex4_shared(digits: &[u8], at: usize) -> Result<u16, BodyError> {
-    match super::skip::hex_prefix(digits) {
-        (n, 4) => Ok(n),
-        (_, i) => Err(BodyError::new(K::InvalidEscape, at + i)),
-    }
-}
-
 /// A number as serde_json's `parse_integer` classifies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Num {
@@ -274,15 +249,13 @@ impl<'a> Scanner<'a> {
     // ----- strings -------------------------------------------------------
 
     /// Four hex digits at `at`: the `XXXX` of `\uXXXX`.
+    /// All four must be there before any is looked at: fewer is an early
+    /// end, whatever they are.
     fn hex4(&self, at: usize) -> Result<u16, BodyError> {
         let Some(digits) = self.buf.get(at..at + 4) else {
             return Err(BodyError::new(K::Eof, self.buf.len()));
         };
-        if super::find::HOST {
-            hex4_digits(digits, at)
-        } else {
-            hex4_shared(digits, at)
-        }
+        super::lex::hex4(digits).map_err(|i| BodyError::new(K::InvalidEscape, at + i))
     }
 
     /// `at` is just after a backslash; returns the position after the escape.
@@ -1413,23 +1386,6 @@ mod tests {
         let n = s.number().map_err(|e| e.kind())?;
         assert_eq!(s.pos, text.len(), "{text}: number stopped early");
         Ok(n)
-    }
-
-    /// The microcontrollers' `\uXXXX` digits (by the shared prefix reader)
-    /// give the value or error, at the same offset, that the hosts' do.
-    #[test]
-    fn shared_hex_digits_agree_with_the_loop() {
-        let bytes = b"09afAFgG/:@`\x00\xff7cE";
-        for &a in bytes {
-            for &b in bytes {
-                for &c in bytes {
-                    for &d in bytes {
-                        let w = [a, b, c, d];
-                        assert_eq!(hex4_shared(&w, 9), hex4_digits(&w, 9), "{w:?}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

@@ -159,113 +159,6 @@ pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
     b.split_at(len.min(b.len()))
 }
 
-/// The four hex digits at the start of `b`. On microcontrollers
-/// ([`HOST`](super::find::HOST) false) by [`hex_prefix`], the scanner's
-/// reader of the same digits, so one copy of that loop is linked.
-#[inline]
-fn hex4(b: &[u8]) -> Option<u16> {
-    if !super::find::HOST {
-        return hex4_prefixed(b);
-    }
-    hex4_word(*b.first_chunk::<4>()?)
-}
-
-/// [`hex4`] on microcontrollers.
-#[inline]
-fn hex4_prefixed(b: &[u8]) -> Option<u16> {
-    let (n, k) = hex_prefix(b);
-    (k == 4).then_some(n)
-}
-
-/// The value of the hex digits that start `b`, at most four, and how many
-/// there are: the first four are all hex digits when the count is 4, and
-/// otherwise the count is the index of the first that is not (or `b`'s
-/// length). Microcontrollers read every `\uXXXX` with it, in the scanner
-/// and in [`decode_escape`].
-pub(crate) fn hex_prefix(b: &[u8]) -> (u16, usize) {
-    let mut n = 0u16;
-    let mut k = 0;
-    for &d in b.iter().take(4) {
-        let Some(v) = hex_digit_computed(d) else {
-            break;
-        };
-        n = n << 4 | u16::from(v);
-        k += 1;
-    }
-    (n, k)
-}
-
-/// Hex digit values by byte, 0xFF for bytes that are no hex digit.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-const HEX: [u8; 256] = {
-    let mut t = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// The value of one hex digit: by [`HEX`] on hosts; on microcontrollers
-/// ([`HOST`](super::find::HOST) false) by comparisons, which cost less
-/// flash than the 256-byte table (a test checks both on every byte).
-#[inline]
-pub(crate) fn hex_digit(d: u8) -> Option<u8> {
-    if super::find::HOST {
-        hex_digit_table(d)
-    } else {
-        hex_digit_computed(d)
-    }
-}
-
-#[inline]
-fn hex_digit_table(d: u8) -> Option<u8> {
-    let v = HEX.get(usize::from(d)).copied().unwrap_or(0xFF);
-    (v < 16).then_some(v)
-}
-
-#[inline]
-const fn hex_digit_computed(d: u8) -> Option<u8> {
-    // `| 0x20` maps `A`..=`F` onto `a`..=`f` and no other byte into them.
-    match (d, d | 0x20) {
-        (b'0'..=b'9', _) => Some(d - b'0'),
-        (_, l @ b'a'..=b'f') => Some(l - b'a' + 10),
-        _ => None,
-    }
-}
-
-/// The value of four hex digits (`\uXXXX`'s), by table and one check
-/// (on microcontrollers, digit by digit: [`hex_digit`]).
-#[inline]
-fn hex4_word(digits: [u8; 4]) -> Option<u16> {
-    if !super::find::HOST {
-        return hex4_by_digits(digits);
-    }
-    let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
-    if (a | b | c | d) & 0xF0 != 0 {
-        return None;
-    }
-    Some(u16::from(a) << 12 | u16::from(b) << 8 | u16::from(c) << 4 | u16::from(d))
-}
-
-/// [`hex4_word`] digit by digit, as microcontrollers read it.
-#[inline]
-fn hex4_by_digits(digits: [u8; 4]) -> Option<u16> {
-    let mut n = 0u16;
-    for d in digits {
-        n = n << 4 | u16::from(hex_digit_computed(d)?);
-    }
-    Some(n)
-}
-
 /// `b` is inside an array, after `[` or after an element: returns the next
 /// element and the bytes after it, or `None` at `]`.
 pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -297,13 +190,13 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     };
     let c = match e {
         b'u' => {
-            let Some(hi) = hex4(rest) else {
+            let Ok(hi) = super::lex::hex4(rest) else {
                 return ('\u{fffd}', rest);
             };
             let after = rest.get(4..).unwrap_or_default();
             if (0xD800..0xDC00).contains(&hi)
                 && let Some((b"\\u", low)) = after.split_at_checked(2)
-                && let Some(lo) = hex4(low)
+                && let Ok(lo) = super::lex::hex4(low)
                 && (0xDC00..0xE000).contains(&lo)
             {
                 let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
@@ -327,14 +220,14 @@ fn unicode_escape(raw: &[u8], r: usize) -> Option<(u32, usize)> {
     let (b'u', digits) = raw.get(r + 1..)?.split_first()? else {
         return None;
     };
-    let cp = hex4(digits)?;
+    let cp = super::lex::hex4(digits).ok()?;
     if !(0xD800..0xE000).contains(&cp) {
         return Some((u32::from(cp), 6));
     }
     let (b"\\u", low) = digits.get(4..)?.split_at_checked(2)? else {
         return None;
     };
-    let low = hex4(low)?;
+    let low = super::lex::hex4(low).ok()?;
     if cp < 0xDC00 && (0xDC00..0xE000).contains(&low) {
         return Some((
             0x1_0000 + ((u32::from(cp) - 0xD800) << 10) + (u32::from(low) - 0xDC00),
@@ -441,30 +334,6 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn hex_digits_by_comparison_agree_with_the_table() {
-        for d in 0..=255u8 {
-            assert_eq!(hex_digit_computed(d), hex_digit_table(d), "{d:#04x}");
-        }
-        let bytes = b"09afAFgG/:@`\x00\xff7cE";
-        for &a in bytes {
-            for &b in bytes {
-                for &c in bytes {
-                    for &d in bytes {
-                        let w = [a, b, c, d];
-                        assert_eq!(hex4_by_digits(w), hex4_word(w), "{w:?}");
-                        let x = [a, b, c, d, a];
-                        for len in 0..=5 {
-                            let host = x[..len].first_chunk::<4>().and_then(|&w| hex4_word(w));
-                            assert_eq!(hex4_prefixed(&x[..len]), host, "{:?}", &x[..len]);
-                        }
-                    }
-                }
-            }
-        }
-    }
 
     #[test]
     fn ws_call_agrees_with_the_loop() {

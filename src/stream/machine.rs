@@ -20,15 +20,14 @@
 //! its value.
 //!
 //! Leaf code is shared with the scanner, not copied: the word masks
-//! (`special_exact`, `controls_and_high`), the hex table, serde_json's
-//! significand overflow test and its `f64` range check.
+//! (`special_exact`, `controls_and_high`), the escape lexemes (`json::lex`),
+//! serde_json's significand overflow test and its `f64` range check.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::{
     HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
 };
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
-use crate::json::skip::hex_digit;
 use crate::json::{find, lex};
 
 /// Which body the machine validates.
@@ -338,9 +337,6 @@ impl Matcher {
 /// `key_found` when the key is none of the names.
 const NO_MATCH: u8 = u8::MAX;
 
-/// `hex_bad` while the escape's digits are all hex.
-const NO_HEX_ERROR: usize = usize::MAX;
-
 /// Bit-stack words: one bit (object or array) per open level of a value.
 const STACK_WORDS: usize = WINDOW / 64;
 
@@ -414,10 +410,10 @@ pub(crate) struct Machine {
     pend_at: usize,
     /// The backslash of the escape being read.
     esc_at: usize,
-    hex: u16,
+    /// The `\uXXXX` digits read so far, as they came (the last in the low
+    /// byte): [`lex::hex4`] reads all four at once.
+    hex: u32,
     hex_n: u8,
-    /// The first byte of the four that is not a hex digit.
-    hex_bad: usize,
     pair: bool,
     high: u16,
 
@@ -489,7 +485,6 @@ impl Machine {
             esc_at: 0,
             hex: 0,
             hex_n: 0,
-            hex_bad: NO_HEX_ERROR,
             pair: false,
             high: 0,
             num: NumSt::Int,
@@ -631,9 +626,7 @@ impl Machine {
                     match c {
                         Some(b'u') => {
                             self.st = St::Hex;
-                            self.hex = 0;
                             self.hex_n = 0;
-                            self.hex_bad = NO_HEX_ERROR;
                             self.pair = false;
                         }
                         None => return Err(BodyError::new(K::Eof, at)),
@@ -654,17 +647,16 @@ impl Machine {
                         return Err(BodyError::new(K::Eof, at));
                     };
                     i += 1;
-                    match hex_digit(c) {
-                        Some(v) => self.hex = self.hex << 4 | u16::from(v),
-                        None if self.hex_bad == NO_HEX_ERROR => self.hex_bad = at,
-                        None => {}
-                    }
+                    self.hex = self.hex << 8 | u32::from(c);
                     self.hex_n += 1;
                     if self.hex_n == 4 {
-                        if self.hex_bad != NO_HEX_ERROR {
-                            return Err(BodyError::new(K::InvalidEscape, self.hex_bad));
+                        match lex::hex4(&self.hex.to_be_bytes()) {
+                            Ok(n) => self.hex_done(n, sink)?,
+                            // `at` is the fourth digit's offset.
+                            Err(k) => {
+                                return Err(BodyError::new(K::InvalidEscape, at + k - 3));
+                            }
                         }
-                        self.hex_done(sink)?;
                     }
                 }
                 St::PairBs => match c {
@@ -679,9 +671,7 @@ impl Machine {
                     Some(b'u') => {
                         i += 1;
                         self.st = St::Hex;
-                        self.hex = 0;
                         self.hex_n = 0;
-                        self.hex_bad = NO_HEX_ERROR;
                         self.pair = true;
                     }
                     None => return Err(BodyError::new(K::Eof, at)),
@@ -890,18 +880,6 @@ impl Machine {
         self.str_full = full;
         self.matcher = Matcher::new(self.name_table(self.names).len());
     }
-}
-
-/// The value of the four hex digits `bytes` starts with, if they are there
-/// and hex.
-#[inline]
-fn hex4(bytes: &[u8]) -> Option<u16> {
-    let digits = bytes.first_chunk::<4>()?;
-    let mut n = 0u16;
-    for &d in digits {
-        n = n << 4 | u16::from(hex_digit(d)?);
-    }
-    Some(n)
 }
 
 /// Fields whose strings a reader is given.
@@ -1441,13 +1419,13 @@ impl Machine {
     fn escape_end(&self, chunk: &[u8], j: usize) -> Option<usize> {
         match *chunk.get(j + 1)? {
             b'u' => {
-                let n = hex4(chunk.get(j + 2..)?)?;
+                let n = lex::hex4(chunk.get(j + 2..)?).ok()?;
                 if !self.str_full || !(0xD800..0xE000).contains(&n) {
                     return Some(j + 6);
                 }
                 match chunk.get(j + 6..)? {
                     [b'\\', b'u', rest @ ..]
-                        if n < 0xDC00 && (0xDC00..0xE000).contains(&hex4(rest)?) =>
+                        if n < 0xDC00 && (0xDC00..0xE000).contains(&lex::hex4(rest).ok()?) =>
                     {
                         Some(j + 12)
                     }
@@ -1465,7 +1443,7 @@ impl Machine {
     fn whole_escape<S: Sink>(&mut self, chunk: &[u8], j: usize, sink: &mut S) -> Option<usize> {
         let ch = match *chunk.get(j + 1)? {
             b'u' => {
-                let n = hex4(chunk.get(j + 2..)?)?;
+                let n = lex::hex4(chunk.get(j + 2..)?).ok()?;
                 if !self.str_full {
                     return Some(j + 6);
                 }
@@ -1474,7 +1452,7 @@ impl Machine {
                     return Some(j + 6);
                 }
                 let low = match chunk.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..] if n < 0xDC00 => hex4(rest)?,
+                    [b'\\', b'u', rest @ ..] if n < 0xDC00 => lex::hex4(rest).ok()?,
                     _ => return None,
                 };
                 if !(0xDC00..0xE000).contains(&low) {
@@ -1606,13 +1584,12 @@ impl Machine {
         }
     }
 
-    /// The four digits of a `\u` escape are read.
-    fn hex_done<S: Sink>(&mut self, sink: &mut S) -> Result<(), BodyError> {
+    /// The four digits of a `\u` escape are read: their value is `n`.
+    fn hex_done<S: Sink>(&mut self, n: u16, sink: &mut S) -> Result<(), BodyError> {
         self.st = St::Str;
         if !self.str_full {
             return Ok(());
         }
-        let n = self.hex;
         let code = if self.pair {
             if !(0xDC00..0xE000).contains(&n) {
                 return Err(BodyError::new(K::LoneSurrogate, self.esc_at + 6));
