@@ -6,6 +6,8 @@
 //!   `\r` `\t`) and the byte each stands for.
 //! - [`hex4`]: the four hex digits of `\uXXXX`, or where they stop being
 //!   hex digits.
+//! - [`utf16`] and [`pair`]: what a `\uXXXX` code unit is (a character, or
+//!   the high or low half of a surrogate pair), and the character of a pair.
 //!
 //! Where a host lane (speed) and a compact lane (flash, on microcontrollers:
 //! [`HOST`](super::find::HOST) false) differ, both live inside the one
@@ -129,6 +131,45 @@ fn hex_prefix<const TABLE: bool>(b: &[u8]) -> (u16, usize) {
     (n, k)
 }
 
+/// What the code unit of a `\uXXXX` escape is: [`utf16`]'s answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Utf16 {
+    /// No surrogate: a character by itself (`char::from_u32` takes it).
+    Scalar,
+    /// A high surrogate (`D800`-`DBFF`): a low one must follow, in the next
+    /// escape, to make a character ([`pair`]).
+    High,
+    /// A low surrogate (`DC00`-`DFFF`): never valid first.
+    Low,
+}
+
+/// What the code unit `n` is: a character by itself, or a high or a low
+/// surrogate. The only statement of the surrogate ranges. (No `char` in the
+/// answer: the scanner needs none, and an enum around one costs
+/// microcontrollers an encoding and a decoding of it.)
+#[inline(always)]
+pub(crate) const fn utf16(n: u16) -> Utf16 {
+    match n {
+        0xD800..=0xDBFF => Utf16::High,
+        0xDC00..=0xDFFF => Utf16::Low,
+        _ => Utf16::Scalar,
+    }
+}
+
+/// The character of the surrogate pair `high`, `low` (a `\uD83D\uDE00`'s
+/// two units), or `None` when `low` is no low surrogate. `high` is one
+/// that [`utf16`] called [`High`](Utf16::High); only its ten low bits
+/// count.
+#[inline]
+pub(crate) fn pair(high: u16, low: u16) -> Option<char> {
+    if !matches!(utf16(low), Utf16::Low) {
+        return None;
+    }
+    let n = 0x1_0000 + ((u32::from(high) & 0x3FF) << 10 | (u32::from(low) & 0x3FF));
+    // Never `None`: 0x1_0000..=0x10_FFFF are all scalar values.
+    char::from_u32(n)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
@@ -223,6 +264,46 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// [`utf16`] classifies all 65 536 code units as the engines' range
+    /// checks did; [`pair`] gives what they computed (and what
+    /// `char::decode_utf16` says) for every high surrogate with every low
+    /// one, and for the first and last high ones with every code unit.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn surrogates_agree_with_the_old_checks_on_every_unit() {
+        for n in 0..=u16::MAX {
+            let want = if !(0xD800..0xE000).contains(&n) {
+                Utf16::Scalar
+            } else if n < 0xDC00 {
+                Utf16::High
+            } else {
+                Utf16::Low
+            };
+            assert_eq!(utf16(n), want, "{n:#06x}");
+            let scalar = char::from_u32(u32::from(n)).is_some();
+            assert_eq!(utf16(n) == Utf16::Scalar, scalar, "{n:#06x}");
+        }
+        let check = |high: u16, low: u16| {
+            let old = (0xDC00..0xE000)
+                .contains(&low)
+                .then(|| 0x1_0000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(low) - 0xDC00));
+            let got = pair(high, low);
+            assert_eq!(got.map(u32::from), old, "{high:#06x} {low:#06x}");
+            let std = char::decode_utf16([high, low]).next().and_then(Result::ok);
+            assert_eq!(got, std, "{high:#06x} {low:#06x}");
+        };
+        for high in 0xD800..0xDC00u16 {
+            for low in 0xDC00..0xE000u16 {
+                check(high, low);
+            }
+        }
+        for high in [0xD800, 0xD83D, 0xDBFF] {
+            for low in 0..=u16::MAX {
+                check(high, low);
             }
         }
     }

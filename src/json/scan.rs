@@ -35,6 +35,7 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::lex::Utf16;
 use super::str::{JsonStr, RawJson};
 
 /// The reference's container limit: serde_json allows 127 open containers,
@@ -276,11 +277,13 @@ impl<'a> Scanner<'a> {
             Some(b'u') => {
                 let n = self.hex4(at + 1)?;
                 let next = at + 5;
-                if !full || !(0xD800..0xE000).contains(&n) {
+                if !full {
                     return Ok(next);
                 }
-                if n >= 0xDC00 {
-                    return Err(BodyError::new(K::LoneSurrogate, at - 1));
+                match super::lex::utf16(n) {
+                    Utf16::Scalar => return Ok(next),
+                    Utf16::Low => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
+                    Utf16::High => {}
                 }
                 match (self.buf.get(next), self.buf.get(next + 1)) {
                     (Some(b'\\'), Some(b'u')) => {}
@@ -290,7 +293,7 @@ impl<'a> Scanner<'a> {
                     _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
                 }
                 let n2 = self.hex4(next + 2)?;
-                if (0xDC00..0xE000).contains(&n2) {
+                if matches!(super::lex::utf16(n2), Utf16::Low) {
                     Ok(next + 6)
                 } else {
                     Err(BodyError::new(K::LoneSurrogate, next))

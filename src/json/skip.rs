@@ -5,6 +5,8 @@
 //! it. On input that was *not* validated they still cannot panic or loop: every
 //! step moves forward or stops, and an unexpected byte ends the walk.
 
+use super::lex::{self, Utf16};
+
 /// Skips JSON whitespace (space, tab, line feed, carriage return). Inlined
 /// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false) a call
 /// of the same loop, which inlined at every step of the views' walks cost
@@ -190,24 +192,21 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     };
     let c = match e {
         b'u' => {
-            let Ok(hi) = super::lex::hex4(rest) else {
+            let Ok(hi) = lex::hex4(rest) else {
                 return ('\u{fffd}', rest);
             };
             let after = rest.get(4..).unwrap_or_default();
-            if (0xD800..0xDC00).contains(&hi)
+            if lex::utf16(hi) == Utf16::High
                 && let Some((b"\\u", low)) = after.split_at_checked(2)
-                && let Ok(lo) = super::lex::hex4(low)
-                && (0xDC00..0xE000).contains(&lo)
+                && let Ok(lo) = lex::hex4(low)
+                && let Some(c) = lex::pair(hi, lo)
             {
-                let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
-                return (
-                    char::from_u32(n).unwrap_or('\u{fffd}'),
-                    after.get(6..).unwrap_or_default(),
-                );
+                return (c, after.get(6..).unwrap_or_default());
             }
+            // A lone surrogate (impossible after validation) is no `char`.
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
-        _ => super::lex::escape(e).map_or('\u{fffd}', char::from),
+        _ => lex::escape(e).map_or('\u{fffd}', char::from),
     };
     (c, rest)
 }
@@ -220,21 +219,17 @@ fn unicode_escape(raw: &[u8], r: usize) -> Option<(u32, usize)> {
     let (b'u', digits) = raw.get(r + 1..)?.split_first()? else {
         return None;
     };
-    let cp = super::lex::hex4(digits).ok()?;
-    if !(0xD800..0xE000).contains(&cp) {
-        return Some((u32::from(cp), 6));
+    let cp = lex::hex4(digits).ok()?;
+    match lex::utf16(cp) {
+        Utf16::Scalar => return Some((u32::from(cp), 6)),
+        Utf16::Low => return None,
+        Utf16::High => {}
     }
     let (b"\\u", low) = digits.get(4..)?.split_at_checked(2)? else {
         return None;
     };
-    let low = super::lex::hex4(low).ok()?;
-    if cp < 0xDC00 && (0xDC00..0xE000).contains(&low) {
-        return Some((
-            0x1_0000 + ((u32::from(cp) - 0xD800) << 10) + (u32::from(low) - 0xDC00),
-            12,
-        ));
-    }
-    None
+    let c = lex::pair(cp, lex::hex4(low).ok()?)?;
+    Some((u32::from(c), 12))
 }
 
 /// Unescapes the text of a validated escaped string into `out`; returns
@@ -287,7 +282,7 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
         let Some(&e) = raw.get(r + 1) else {
             return if r >= raw.len() { Some(w) } else { None };
         };
-        if let Some(simple) = super::lex::escape(e) {
+        if let Some(simple) = lex::escape(e) {
             *out.get_mut(w)? = simple;
             r += 2;
             w += 1;

@@ -24,11 +24,12 @@
 //! serde_json's significand overflow test and its `f64` range check.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::find;
+use crate::json::lex::{self, Utf16};
 use crate::json::scan::{
     HI, MAX_DEPTH, WINDOW, f64_from_parts, overflows, plain_run, special_exact,
 };
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
-use crate::json::{find, lex};
 
 /// Which body the machine validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1420,16 +1421,19 @@ impl Machine {
         match *chunk.get(j + 1)? {
             b'u' => {
                 let n = lex::hex4(chunk.get(j + 2..)?).ok()?;
-                if !self.str_full || !(0xD800..0xE000).contains(&n) {
+                if !self.str_full {
                     return Some(j + 6);
                 }
-                match chunk.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..]
-                        if n < 0xDC00 && (0xDC00..0xE000).contains(&lex::hex4(rest).ok()?) =>
-                    {
-                        Some(j + 12)
-                    }
-                    _ => None,
+                match lex::utf16(n) {
+                    Utf16::Scalar => Some(j + 6),
+                    Utf16::Low => None,
+                    Utf16::High => match chunk.get(j + 6..)? {
+                        [b'\\', b'u', rest @ ..] => {
+                            matches!(lex::utf16(lex::hex4(rest).ok()?), Utf16::Low)
+                                .then_some(j + 12)
+                        }
+                        _ => None,
+                    },
                 }
             }
             e => lex::escape(e).map(|_| j + 2),
@@ -1447,19 +1451,19 @@ impl Machine {
                 if !self.str_full {
                     return Some(j + 6);
                 }
-                if !(0xD800..0xE000).contains(&n) {
-                    self.unescaped(char::from_u32(u32::from(n))?, sink);
-                    return Some(j + 6);
+                match lex::utf16(n) {
+                    Utf16::Scalar => {
+                        self.unescaped(char::from_u32(u32::from(n))?, sink);
+                        return Some(j + 6);
+                    }
+                    Utf16::Low => return None,
+                    Utf16::High => {}
                 }
                 let low = match chunk.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..] if n < 0xDC00 => lex::hex4(rest).ok()?,
+                    [b'\\', b'u', rest @ ..] => lex::hex4(rest).ok()?,
                     _ => return None,
                 };
-                if !(0xDC00..0xE000).contains(&low) {
-                    return None;
-                }
-                let code = 0x10000 + ((u32::from(n) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-                self.unescaped(char::from_u32(code)?, sink);
+                self.unescaped(lex::pair(n, low)?, sink);
                 return Some(j + 12);
             }
             e => char::from(lex::escape(e)?),
@@ -1590,22 +1594,24 @@ impl Machine {
         if !self.str_full {
             return Ok(());
         }
-        let code = if self.pair {
-            if !(0xDC00..0xE000).contains(&n) {
+        let ch = if self.pair {
+            let Some(c) = lex::pair(self.high, n) else {
                 return Err(BodyError::new(K::LoneSurrogate, self.esc_at + 6));
-            }
-            0x10000 + ((u32::from(self.high) - 0xD800) << 10) + (u32::from(n) - 0xDC00)
-        } else if (0xD800..0xE000).contains(&n) {
-            if n >= 0xDC00 {
-                return Err(BodyError::new(K::LoneSurrogate, self.esc_at));
-            }
-            self.high = n;
-            self.st = St::PairBs;
-            return Ok(());
+            };
+            c
         } else {
-            u32::from(n)
+            match lex::utf16(n) {
+                Utf16::Scalar => {
+                    char::from_u32(u32::from(n)).unwrap_or(char::REPLACEMENT_CHARACTER)
+                }
+                Utf16::Low => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
+                Utf16::High => {
+                    self.high = n;
+                    self.st = St::PairBs;
+                    return Ok(());
+                }
+            }
         };
-        let ch = char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
         self.unescaped(ch, sink);
         Ok(())
     }
