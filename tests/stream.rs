@@ -532,6 +532,15 @@ fn cuts_inside_escapes_pairs_characters_numbers_literals_and_keys() {
         "\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"a\\n\\uD83D\\uDE00\u{e9}\u{20ac}\u{1F600}\\u00e9\"}]}".as_bytes(),
         // a lone surrogate, then a bad escape after invalid UTF-8 (the escape wins)
         b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\ud800x\"}]}",
+        // a low surrogate first, a high one after a high one, a non-hex
+        // digit third, and one in the second escape of a pair
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\uDE00\"}]}",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\uD83D\\uD83D\"}]}",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"a\\u12G4\"}]}",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\uD83D\\uDEx0\"}]}",
+        // the edges of the surrogate ranges, paired and not
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\uDBFF\\uDFFF\\uD800\\uDC00\\uD7FF\\uE000\"}]}",
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\\uDBFF\\uE000\"}]}",
         b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\xff\\q\"}]}",
         b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":\"\xe2\x82\"}]}",
         // a cut-short \u at the end, and one with a quote in its digits

@@ -2,6 +2,7 @@
 //! borrowed string and value types.
 
 pub(crate) mod find;
+pub(crate) mod lex;
 pub(crate) mod number;
 pub(crate) mod scan;
 pub(crate) mod shape;

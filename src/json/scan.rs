@@ -35,6 +35,7 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::lex::Utf16;
 use super::number::{Num, Number};
 use super::shape::Key;
 use super::str::{JsonStr, RawJson};
@@ -139,31 +140,7 @@ pub(crate) fn utf8_error(text: &[u8], start: usize) -> Result<(), BodyError> {
     }
 }
 
-/// The value of the four hex digits `digits` found at `at`, or the error
-/// at the first that is none (hosts).
-#[inline]
-fn hex4_digits(digits: &[u8], at: usize) -> Result<u16, BodyError> {
-    let mut n = 0u16;
-    for (i, &d) in digits.iter().enumerate() {
-        let Some(v) = super::skip::hex_digit(d) else {
-            return Err(BodyError::new(K::InvalidEscape, at + i));
-        };
-        n = (n << 4) | u16::from(v);
-    }
-    Ok(n)
-}
-
-/// [`hex4_digits`] on microcontrollers: by
-/// [`hex_prefix`](super::skip::hex_prefix), which the unescaping reader
-/// shares, so one copy of the loop is linked (a test checks both agree).
-#[inline]
-fn hex4_shared(digits: &[u8], at: usize) -> Result<u16, BodyError> {
-    match super::skip::hex_prefix(digits) {
-        (n, 4) => Ok(n),
-        (_, i) => Err(BodyError::new(K::InvalidEscape, at + i)),
-    }
-}
-
+#[derive(Clone, Copy)]
 enum St {
     Value,
     AfterOpenObj,
@@ -263,15 +240,13 @@ impl<'a> Scanner<'a> {
     // ----- strings -------------------------------------------------------
 
     /// Four hex digits at `at`: the `XXXX` of `\uXXXX`.
+    /// All four must be there before any is looked at: fewer is an early
+    /// end, whatever they are.
     fn hex4(&self, at: usize) -> Result<u16, BodyError> {
         let Some(digits) = self.buf.get(at..at + 4) else {
             return Err(BodyError::new(K::Eof, self.buf.len()));
         };
-        if super::find::HOST {
-            hex4_digits(digits, at)
-        } else {
-            hex4_shared(digits, at)
-        }
+        super::lex::hex4(digits).map_err(|i| BodyError::new(K::InvalidEscape, at + i))
     }
 
     /// `at` is just after a backslash; returns the position after the escape.
@@ -279,10 +254,7 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
         match self.buf.get(at) {
-            Some(&e) if !super::find::HOST && super::skip::is_simple_escape(e) => Ok(at + 1),
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') if super::find::HOST => {
-                Ok(at + 1)
-            }
+            Some(&e) if super::lex::escape(e).is_some() => Ok(at + 1),
             _ => self.other_escape(at, full),
         }
     }
@@ -295,11 +267,13 @@ impl<'a> Scanner<'a> {
             Some(b'u') => {
                 let n = self.hex4(at + 1)?;
                 let next = at + 5;
-                if !full || !(0xD800..0xE000).contains(&n) {
+                if !full {
                     return Ok(next);
                 }
-                if n >= 0xDC00 {
-                    return Err(BodyError::new(K::LoneSurrogate, at - 1));
+                match super::lex::utf16(n) {
+                    Utf16::Scalar => return Ok(next),
+                    Utf16::Low => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
+                    Utf16::High => {}
                 }
                 match (self.buf.get(next), self.buf.get(next + 1)) {
                     (Some(b'\\'), Some(b'u')) => {}
@@ -309,7 +283,7 @@ impl<'a> Scanner<'a> {
                     _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
                 }
                 let n2 = self.hex4(next + 2)?;
-                if (0xDC00..0xE000).contains(&n2) {
+                if matches!(super::lex::utf16(n2), Utf16::Low) {
                     Ok(next + 6)
                 } else {
                     Err(BodyError::new(K::LoneSurrogate, next))
@@ -900,23 +874,6 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
-
-    /// The microcontrollers' `\uXXXX` digits (by the shared prefix reader)
-    /// give the value or error, at the same offset, that the hosts' do.
-    #[test]
-    fn shared_hex_digits_agree_with_the_loop() {
-        let bytes = b"09afAFgG/:@`\x00\xff7cE";
-        for &a in bytes {
-            for &b in bytes {
-                for &c in bytes {
-                    for &d in bytes {
-                        let w = [a, b, c, d];
-                        assert_eq!(hex4_shared(&w, 9), hex4_digits(&w, 9), "{w:?}");
-                    }
-                }
-            }
-        }
-    }
 
     /// The byte-at-a-time string check of microcontrollers gives the word
     /// check's answer (text, escape flag, end, error and its offset) on

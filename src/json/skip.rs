@@ -5,6 +5,8 @@
 //! it. On input that was *not* validated they still cannot panic or loop: every
 //! step moves forward or stops, and an unexpected byte ends the walk.
 
+use super::lex::{self, Utf16};
+
 /// Skips JSON whitespace (space, tab, line feed, carriage return). Inlined
 /// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false) a call
 /// of the same loop, which inlined at every step of the views' walks cost
@@ -159,113 +161,6 @@ pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
     b.split_at(len.min(b.len()))
 }
 
-/// The four hex digits at the start of `b`. On microcontrollers
-/// ([`HOST`](super::find::HOST) false) by [`hex_prefix`], the scanner's
-/// reader of the same digits, so one copy of that loop is linked.
-#[inline]
-fn hex4(b: &[u8]) -> Option<u16> {
-    if !super::find::HOST {
-        return hex4_prefixed(b);
-    }
-    hex4_word(*b.first_chunk::<4>()?)
-}
-
-/// [`hex4`] on microcontrollers.
-#[inline]
-fn hex4_prefixed(b: &[u8]) -> Option<u16> {
-    let (n, k) = hex_prefix(b);
-    (k == 4).then_some(n)
-}
-
-/// The value of the hex digits that start `b`, at most four, and how many
-/// there are: the first four are all hex digits when the count is 4, and
-/// otherwise the count is the index of the first that is not (or `b`'s
-/// length). Microcontrollers read every `\uXXXX` with it, in the scanner
-/// and in [`decode_escape`].
-pub(crate) fn hex_prefix(b: &[u8]) -> (u16, usize) {
-    let mut n = 0u16;
-    let mut k = 0;
-    for &d in b.iter().take(4) {
-        let Some(v) = hex_digit_computed(d) else {
-            break;
-        };
-        n = n << 4 | u16::from(v);
-        k += 1;
-    }
-    (n, k)
-}
-
-/// Hex digit values by byte, 0xFF for bytes that are no hex digit.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-const HEX: [u8; 256] = {
-    let mut t = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// The value of one hex digit: by [`HEX`] on hosts; on microcontrollers
-/// ([`HOST`](super::find::HOST) false) by comparisons, which cost less
-/// flash than the 256-byte table (a test checks both on every byte).
-#[inline]
-pub(crate) fn hex_digit(d: u8) -> Option<u8> {
-    if super::find::HOST {
-        hex_digit_table(d)
-    } else {
-        hex_digit_computed(d)
-    }
-}
-
-#[inline]
-fn hex_digit_table(d: u8) -> Option<u8> {
-    let v = HEX.get(usize::from(d)).copied().unwrap_or(0xFF);
-    (v < 16).then_some(v)
-}
-
-#[inline]
-const fn hex_digit_computed(d: u8) -> Option<u8> {
-    // `| 0x20` maps `A`..=`F` onto `a`..=`f` and no other byte into them.
-    match (d, d | 0x20) {
-        (b'0'..=b'9', _) => Some(d - b'0'),
-        (_, l @ b'a'..=b'f') => Some(l - b'a' + 10),
-        _ => None,
-    }
-}
-
-/// The value of four hex digits (`\uXXXX`'s), by table and one check
-/// (on microcontrollers, digit by digit: [`hex_digit`]).
-#[inline]
-fn hex4_word(digits: [u8; 4]) -> Option<u16> {
-    if !super::find::HOST {
-        return hex4_by_digits(digits);
-    }
-    let [a, b, c, d] = digits.map(|x| HEX.get(usize::from(x)).copied().unwrap_or(0xFF));
-    if (a | b | c | d) & 0xF0 != 0 {
-        return None;
-    }
-    Some(u16::from(a) << 12 | u16::from(b) << 8 | u16::from(c) << 4 | u16::from(d))
-}
-
-/// [`hex4_word`] digit by digit, as microcontrollers read it.
-#[inline]
-fn hex4_by_digits(digits: [u8; 4]) -> Option<u16> {
-    let mut n = 0u16;
-    for d in digits {
-        n = n << 4 | u16::from(hex_digit_computed(d)?);
-    }
-    Some(n)
-}
-
 /// `b` is inside an array, after `[` or after an element: returns the next
 /// element and the bytes after it, or `None` at `]`.
 pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -297,84 +192,24 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     };
     let c = match e {
         b'u' => {
-            let Some(hi) = hex4(rest) else {
+            let Ok(hi) = lex::hex4(rest) else {
                 return ('\u{fffd}', rest);
             };
             let after = rest.get(4..).unwrap_or_default();
-            if (0xD800..0xDC00).contains(&hi)
+            if lex::utf16(hi) == Utf16::High
                 && let Some((b"\\u", low)) = after.split_at_checked(2)
-                && let Some(lo) = hex4(low)
-                && (0xDC00..0xE000).contains(&lo)
+                && let Ok(lo) = lex::hex4(low)
+                && let Some(c) = lex::pair(hi, lo)
             {
-                let n = 0x1_0000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
-                return (
-                    char::from_u32(n).unwrap_or('\u{fffd}'),
-                    after.get(6..).unwrap_or_default(),
-                );
+                return (c, after.get(6..).unwrap_or_default());
             }
+            // A lone surrogate (impossible after validation) is no `char`.
             return (char::from_u32(u32::from(hi)).unwrap_or('\u{fffd}'), after);
         }
-        _ if super::find::HOST => simple_escape_match(e),
-        _ => simple_escape_search(e),
+        _ => lex::escape(e).map_or('\u{fffd}', char::from),
     };
     (c, rest)
 }
-
-/// The character of the one-character escape `\e` (U+FFFD for a byte
-/// that is no such escape), by a `match` (hosts).
-#[inline]
-const fn simple_escape_match(e: u8) -> char {
-    match e {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        _ => '\u{fffd}',
-    }
-}
-
-/// The one-character escapes: each escape letter and the byte it stands for.
-const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
-
-/// Whether `\e` is a one-character escape, by [`ESCAPES`]: the
-/// microcontrollers' scanner asks it (hosts match the bytes inline).
-pub(crate) fn is_simple_escape(e: u8) -> bool {
-    simple_escape_search(e) != '\u{fffd}'
-}
-
-/// [`simple_escape_match`] on microcontrollers: a search of [`ESCAPES`],
-/// smaller than the `match`'s compare chain and jump table (a test checks
-/// both on every byte).
-#[inline]
-fn simple_escape_search(e: u8) -> char {
-    ESCAPES
-        .as_chunks::<2>()
-        .0
-        .iter()
-        .find(|p| p[0] == e)
-        .map_or('\u{fffd}', |p| char::from(p[1]))
-}
-
-/// The byte a one-character escape (`\\n`, `\\"`, …) stands for, by the
-/// byte after the backslash; 0 for `u` and for bytes that are no escape.
-// Evaluated at compile time: an index out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-const SIMPLE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
 
 /// The code point of a `\uXXXX` escape at `r` (the backslash), or of a
 /// `\uD8xx\uDCxx` surrogate pair, and the escape's length; `None` for
@@ -384,21 +219,17 @@ fn unicode_escape(raw: &[u8], r: usize) -> Option<(u32, usize)> {
     let (b'u', digits) = raw.get(r + 1..)?.split_first()? else {
         return None;
     };
-    let cp = hex4(digits)?;
-    if !(0xD800..0xE000).contains(&cp) {
-        return Some((u32::from(cp), 6));
+    let cp = lex::hex4(digits).ok()?;
+    match lex::utf16(cp) {
+        Utf16::Scalar => return Some((u32::from(cp), 6)),
+        Utf16::Low => return None,
+        Utf16::High => {}
     }
     let (b"\\u", low) = digits.get(4..)?.split_at_checked(2)? else {
         return None;
     };
-    let low = hex4(low)?;
-    if cp < 0xDC00 && (0xDC00..0xE000).contains(&low) {
-        return Some((
-            0x1_0000 + ((u32::from(cp) - 0xD800) << 10) + (u32::from(low) - 0xDC00),
-            12,
-        ));
-    }
-    None
+    let c = lex::pair(cp, lex::hex4(low).ok()?)?;
+    Some((u32::from(c), 12))
 }
 
 /// Unescapes the text of a validated escaped string into `out`; returns
@@ -451,8 +282,7 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
         let Some(&e) = raw.get(r + 1) else {
             return if r >= raw.len() { Some(w) } else { None };
         };
-        let simple = SIMPLE.get(usize::from(e)).copied().unwrap_or(0);
-        if simple != 0 {
+        if let Some(simple) = lex::escape(e) {
             *out.get_mut(w)? = simple;
             r += 2;
             w += 1;
@@ -499,39 +329,6 @@ pub(crate) fn unescape(raw: &[u8], out: &mut [u8]) -> Option<usize> {
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn hex_digits_by_comparison_agree_with_the_table() {
-        for d in 0..=255u8 {
-            assert_eq!(hex_digit_computed(d), hex_digit_table(d), "{d:#04x}");
-        }
-        let bytes = b"09afAFgG/:@`\x00\xff7cE";
-        for &a in bytes {
-            for &b in bytes {
-                for &c in bytes {
-                    for &d in bytes {
-                        let w = [a, b, c, d];
-                        assert_eq!(hex4_by_digits(w), hex4_word(w), "{w:?}");
-                        let x = [a, b, c, d, a];
-                        for len in 0..=5 {
-                            let host = x[..len].first_chunk::<4>().and_then(|&w| hex4_word(w));
-                            assert_eq!(hex4_prefixed(&x[..len]), host, "{:?}", &x[..len]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn simple_escapes_by_search_agree_with_the_match() {
-        for e in 0..=255u8 {
-            assert_eq!(simple_escape_search(e), simple_escape_match(e), "{e:#04x}");
-            let scanner_host = matches!(e, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't');
-            assert_eq!(is_simple_escape(e), scanner_host, "{e:#04x}");
-        }
-    }
 
     #[test]
     fn ws_call_agrees_with_the_loop() {

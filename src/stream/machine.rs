@@ -20,18 +20,18 @@
 //! its value.
 //!
 //! Leaf code is shared with the scanner, not copied: the word masks
-//! (`special_exact`, `controls_and_high`), the hex table, serde_json's
-//! significand overflow test and its `f64` range check.
+//! (`special_exact`, `controls_and_high`), the escape lexemes (`json::lex`),
+//! serde_json's significand overflow test and its `f64` range check.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
+use crate::json::lex::{self, Utf16};
 use crate::json::number::Number;
 use crate::json::scan::{HI, MAX_DEPTH, WINDOW, plain_run, special_exact};
 use crate::json::shape::{
     self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, REQUEST_KEYS, RESULT_KEYS,
     SCOPE_KEYS, ScopeRule,
 };
-use crate::json::skip::hex_digit;
 
 /// Which body the machine validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,9 +250,6 @@ enum Names {
 /// `key_found` when the key is none of the names.
 const NO_MATCH: u8 = u8::MAX;
 
-/// `hex_bad` while the escape's digits are all hex.
-const NO_HEX_ERROR: usize = usize::MAX;
-
 /// Bit-stack words: one bit (object or array) per open level of a value.
 const STACK_WORDS: usize = WINDOW / 64;
 
@@ -324,10 +321,10 @@ pub(crate) struct Machine {
     pend_at: usize,
     /// The backslash of the escape being read.
     esc_at: usize,
-    hex: u16,
+    /// The `\uXXXX` digits read so far, as they came (the last in the low
+    /// byte): [`lex::hex4`] reads all four at once.
+    hex: u32,
     hex_n: u8,
-    /// The first byte of the four that is not a hex digit.
-    hex_bad: usize,
     pair: bool,
     high: u16,
 
@@ -382,7 +379,6 @@ impl Machine {
             esc_at: 0,
             hex: 0,
             hex_n: 0,
-            hex_bad: NO_HEX_ERROR,
             pair: false,
             high: 0,
             number: Number::new(0, false),
@@ -510,27 +506,19 @@ impl Machine {
                 St::Esc => {
                     i += 1;
                     match c {
-                        Some(e @ (b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')) => {
-                            let ch = match e {
-                                b'b' => 0x08,
-                                b'f' => 0x0C,
-                                b'n' => b'\n',
-                                b'r' => b'\r',
-                                b't' => b'\t',
-                                other => other,
+                        Some(b'u') => {
+                            self.st = St::Hex;
+                            self.hex_n = 0;
+                            self.pair = false;
+                        }
+                        None => return Err(BodyError::new(K::Eof, at)),
+                        Some(e) => {
+                            let Some(ch) = lex::escape(e) else {
+                                return Err(BodyError::new(K::InvalidEscape, at));
                             };
                             self.st = St::Str;
                             self.unescaped(char::from(ch), sink);
                         }
-                        Some(b'u') => {
-                            self.st = St::Hex;
-                            self.hex = 0;
-                            self.hex_n = 0;
-                            self.hex_bad = NO_HEX_ERROR;
-                            self.pair = false;
-                        }
-                        None => return Err(BodyError::new(K::Eof, at)),
-                        Some(_) => return Err(BodyError::new(K::InvalidEscape, at)),
                     }
                 }
                 St::Hex => {
@@ -541,17 +529,16 @@ impl Machine {
                         return Err(BodyError::new(K::Eof, at));
                     };
                     i += 1;
-                    match hex_digit(c) {
-                        Some(v) => self.hex = self.hex << 4 | u16::from(v),
-                        None if self.hex_bad == NO_HEX_ERROR => self.hex_bad = at,
-                        None => {}
-                    }
+                    self.hex = self.hex << 8 | u32::from(c);
                     self.hex_n += 1;
                     if self.hex_n == 4 {
-                        if self.hex_bad != NO_HEX_ERROR {
-                            return Err(BodyError::new(K::InvalidEscape, self.hex_bad));
+                        match lex::hex4(&self.hex.to_be_bytes()) {
+                            Ok(n) => self.hex_done(n, sink)?,
+                            // `at` is the fourth digit's offset.
+                            Err(k) => {
+                                return Err(BodyError::new(K::InvalidEscape, at + k - 3));
+                            }
                         }
-                        self.hex_done(sink)?;
                     }
                 }
                 St::PairBs => match c {
@@ -566,9 +553,7 @@ impl Machine {
                     Some(b'u') => {
                         i += 1;
                         self.st = St::Hex;
-                        self.hex = 0;
                         self.hex_n = 0;
-                        self.hex_bad = NO_HEX_ERROR;
                         self.pair = true;
                     }
                     None => return Err(BodyError::new(K::Eof, at)),
@@ -779,18 +764,6 @@ impl Machine {
         self.str_full = full;
         self.name = Key::EMPTY;
     }
-}
-
-/// The value of the four hex digits `bytes` starts with, if they are there
-/// and hex.
-#[inline]
-fn hex4(bytes: &[u8]) -> Option<u16> {
-    let digits = bytes.first_chunk::<4>()?;
-    let mut n = 0u16;
-    for &d in digits {
-        n = n << 4 | u16::from(hex_digit(d)?);
-    }
-    Some(n)
 }
 
 /// Fields whose strings a reader is given.
@@ -1326,22 +1299,24 @@ impl Machine {
     #[inline(always)]
     fn escape_end(&self, chunk: &[u8], j: usize) -> Option<usize> {
         match *chunk.get(j + 1)? {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(j + 2),
             b'u' => {
-                let n = hex4(chunk.get(j + 2..)?)?;
-                if !self.str_full || !(0xD800..0xE000).contains(&n) {
+                let n = lex::hex4(chunk.get(j + 2..)?).ok()?;
+                if !self.str_full {
                     return Some(j + 6);
                 }
-                match chunk.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..]
-                        if n < 0xDC00 && (0xDC00..0xE000).contains(&hex4(rest)?) =>
-                    {
-                        Some(j + 12)
-                    }
-                    _ => None,
+                match lex::utf16(n) {
+                    Utf16::Scalar => Some(j + 6),
+                    Utf16::Low => None,
+                    Utf16::High => match chunk.get(j + 6..)? {
+                        [b'\\', b'u', rest @ ..] => {
+                            matches!(lex::utf16(lex::hex4(rest).ok()?), Utf16::Low)
+                                .then_some(j + 12)
+                        }
+                        _ => None,
+                    },
                 }
             }
-            _ => None,
+            e => lex::escape(e).map(|_| j + 2),
         }
     }
 
@@ -1351,35 +1326,27 @@ impl Machine {
     #[inline]
     fn whole_escape<S: Sink>(&mut self, chunk: &[u8], j: usize, sink: &mut S) -> Option<usize> {
         let ch = match *chunk.get(j + 1)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
             b'u' => {
-                let n = hex4(chunk.get(j + 2..)?)?;
+                let n = lex::hex4(chunk.get(j + 2..)?).ok()?;
                 if !self.str_full {
                     return Some(j + 6);
                 }
-                if !(0xD800..0xE000).contains(&n) {
-                    self.unescaped(char::from_u32(u32::from(n))?, sink);
-                    return Some(j + 6);
+                match lex::utf16(n) {
+                    Utf16::Scalar => {
+                        self.unescaped(char::from_u32(u32::from(n))?, sink);
+                        return Some(j + 6);
+                    }
+                    Utf16::Low => return None,
+                    Utf16::High => {}
                 }
                 let low = match chunk.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..] if n < 0xDC00 => hex4(rest)?,
+                    [b'\\', b'u', rest @ ..] => lex::hex4(rest).ok()?,
                     _ => return None,
                 };
-                if !(0xDC00..0xE000).contains(&low) {
-                    return None;
-                }
-                let code = 0x10000 + ((u32::from(n) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-                self.unescaped(char::from_u32(code)?, sink);
+                self.unescaped(lex::pair(n, low)?, sink);
                 return Some(j + 12);
             }
-            _ => return None,
+            e => char::from(lex::escape(e)?),
         };
         self.unescaped(ch, sink);
         Some(j + 2)
@@ -1499,29 +1466,30 @@ impl Machine {
         }
     }
 
-    /// The four digits of a `\u` escape are read.
-    fn hex_done<S: Sink>(&mut self, sink: &mut S) -> Result<(), BodyError> {
+    /// The four digits of a `\u` escape are read: their value is `n`.
+    fn hex_done<S: Sink>(&mut self, n: u16, sink: &mut S) -> Result<(), BodyError> {
         self.st = St::Str;
         if !self.str_full {
             return Ok(());
         }
-        let n = self.hex;
-        let code = if self.pair {
-            if !(0xDC00..0xE000).contains(&n) {
+        let ch = if self.pair {
+            let Some(c) = lex::pair(self.high, n) else {
                 return Err(BodyError::new(K::LoneSurrogate, self.esc_at + 6));
-            }
-            0x10000 + ((u32::from(self.high) - 0xD800) << 10) + (u32::from(n) - 0xDC00)
-        } else if (0xD800..0xE000).contains(&n) {
-            if n >= 0xDC00 {
-                return Err(BodyError::new(K::LoneSurrogate, self.esc_at));
-            }
-            self.high = n;
-            self.st = St::PairBs;
-            return Ok(());
+            };
+            c
         } else {
-            u32::from(n)
+            match lex::utf16(n) {
+                Utf16::Scalar => {
+                    char::from_u32(u32::from(n)).unwrap_or(char::REPLACEMENT_CHARACTER)
+                }
+                Utf16::Low => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
+                Utf16::High => {
+                    self.high = n;
+                    self.st = St::PairBs;
+                    return Ok(());
+                }
+            }
         };
-        let ch = char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
         self.unescaped(ch, sink);
         Ok(())
     }

@@ -1,0 +1,312 @@
+//! The lexemes of a JSON string's escapes, each written once: every engine
+//! (the whole-buffer scanner, the resumable machine, the views' walker and
+//! unescaper) asks these functions and restates none of their rules.
+//!
+//! - [`escape`]: the one-character escapes (`\"` `\\` `\/` `\b` `\f` `\n`
+//!   `\r` `\t`) and the byte each stands for.
+//! - [`hex4`]: the four hex digits of `\uXXXX`, or where they stop being
+//!   hex digits.
+//! - [`utf16`] and [`pair`]: what a `\uXXXX` code unit is (a character, or
+//!   the high or low half of a surrogate pair), and the character of a pair.
+//!
+//! Where a host lane (speed) and a compact lane (flash, on microcontrollers:
+//! [`HOST`](super::find::HOST) false) differ, both live inside the one
+//! function, the lane is chosen at compile time, and a test pins the two to
+//! each other on every input.
+
+/// The one-character escapes: each letter after the backslash, then the
+/// byte it stands for. The only statement of the set.
+const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
+
+/// The byte the one-character escape `\e` stands for (`e` is the byte after
+/// the backslash): `Some(b'\n')` for `n`, `Some(b'"')` for `"`, …; `None`
+/// for every byte that starts no one-character escape, `u` included.
+///
+/// A search of the 16-byte [`ESCAPES`] on hosts and microcontrollers alike.
+/// On hosts it is inlined, and measured no slower than the `match`es and
+/// the 256-byte table the engines had before (a table lookup in the
+/// scanner's string loop took a register there, which cost three
+/// instructions a word); on microcontrollers ([`HOST`](super::find::HOST)
+/// false) it is one call, which all the engines share.
+#[inline(always)]
+pub(crate) fn escape(e: u8) -> Option<u8> {
+    if super::find::HOST {
+        escape_search(e)
+    } else {
+        Some(escape_call(e)).filter(|&b| b != 0)
+    }
+}
+
+/// [`escape`] on microcontrollers: one copy of the search, whose answer is
+/// a byte, 0 for none (no escape stands for 0), so that it comes back in
+/// one register.
+#[inline(never)]
+fn escape_call(e: u8) -> u8 {
+    escape_search(e).unwrap_or(0)
+}
+
+/// The search of [`ESCAPES`].
+#[inline]
+fn escape_search(e: u8) -> Option<u8> {
+    ESCAPES
+        .as_chunks::<2>()
+        .0
+        .iter()
+        .find(|p| p[0] == e)
+        .map(|p| p[1])
+}
+
+/// The value of the hex digit `d` (`0`-`9`, `a`-`f`, `A`-`F`), `None` for
+/// every other byte, by comparisons. The only statement of what a hex digit
+/// is; [`HEX`] is built from it.
+#[inline]
+const fn digit(d: u8) -> Option<u8> {
+    // `| 0x20` maps `A`..=`F` onto `a`..=`f` and no other byte into them.
+    match (d, d | 0x20) {
+        (b'0'..=b'9', _) => Some(d - b'0'),
+        (_, l @ b'a'..=b'f') => Some(l - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// [`digit`] by byte, 0xFF for bytes that are no hex digit: what hosts look
+/// a digit up in.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const HEX: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 256 {
+        if let Some(v) = digit(i as u8) {
+            t[i] = v;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The value of the four hex digits that `b` starts with (the `XXXX` of
+/// `\uXXXX`, `b` being the bytes after the `u`), or `Err(i)`: `b[i]` is the
+/// first of the four that is no hex digit, or `b` ends at `i`, before four.
+/// The scanner reports an invalid escape at that `i`; the machine, which
+/// gets the digits byte by byte, hands it the four it kept.
+///
+/// One loop ([`hex_prefix`]), digit by digit. Hosts look each digit up in
+/// [`HEX`] and inline the loop; microcontrollers ([`HOST`](super::find::HOST)
+/// false) compare ([`digit`]: no 256-byte table) and share one call of it.
+/// A test pins both lanes to each other and to the rule.
+#[inline(always)]
+pub(crate) fn hex4(b: &[u8]) -> Result<u16, usize> {
+    let (n, k) = if super::find::HOST {
+        hex_prefix::<true>(b)
+    } else {
+        hex_prefix_call(b)
+    };
+    if k == 4 { Ok(n) } else { Err(k) }
+}
+
+/// [`hex_prefix`] on microcontrollers: one copy of the loop.
+#[inline(never)]
+fn hex_prefix_call(b: &[u8]) -> (u16, usize) {
+    hex_prefix::<false>(b)
+}
+
+/// The value of the hex digits that start `b`, at most four, and how many
+/// there are, each digit by [`HEX`] (`TABLE`) or by [`digit`]. (A pair, not
+/// a `Result`: microcontrollers get it back in two registers.)
+#[inline]
+fn hex_prefix<const TABLE: bool>(b: &[u8]) -> (u16, usize) {
+    let mut n = 0u16;
+    let mut k = 0;
+    for &d in b.iter().take(4) {
+        let v = if TABLE {
+            HEX.get(usize::from(d)).copied().filter(|&v| v < 16)
+        } else {
+            digit(d)
+        };
+        let Some(v) = v else {
+            break;
+        };
+        n = n << 4 | u16::from(v);
+        k += 1;
+    }
+    (n, k)
+}
+
+/// What the code unit of a `\uXXXX` escape is: [`utf16`]'s answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Utf16 {
+    /// No surrogate: a character by itself (`char::from_u32` takes it).
+    Scalar,
+    /// A high surrogate (`D800`-`DBFF`): a low one must follow, in the next
+    /// escape, to make a character ([`pair`]).
+    High,
+    /// A low surrogate (`DC00`-`DFFF`): never valid first.
+    Low,
+}
+
+/// What the code unit `n` is: a character by itself, or a high or a low
+/// surrogate. The only statement of the surrogate ranges. (No `char` in the
+/// answer: the scanner needs none, and an enum around one costs
+/// microcontrollers an encoding and a decoding of it.)
+#[inline(always)]
+pub(crate) const fn utf16(n: u16) -> Utf16 {
+    match n {
+        0xD800..=0xDBFF => Utf16::High,
+        0xDC00..=0xDFFF => Utf16::Low,
+        _ => Utf16::Scalar,
+    }
+}
+
+/// The character of the surrogate pair `high`, `low` (a `\uD83D\uDE00`'s
+/// two units), or `None` when `low` is no low surrogate. `high` is one
+/// that [`utf16`] called [`High`](Utf16::High); only its ten low bits
+/// count.
+#[inline]
+pub(crate) fn pair(high: u16, low: u16) -> Option<char> {
+    if !matches!(utf16(low), Utf16::Low) {
+        return None;
+    }
+    let n = 0x1_0000 + ((u32::from(high) & 0x3FF) << 10 | (u32::from(low) & 0x3FF));
+    // Never `None`: 0x1_0000..=0x10_FFFF are all scalar values.
+    char::from_u32(n)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    /// [`escape`] gives, on every byte, what the engines' `match`es gave
+    /// before they asked it.
+    #[test]
+    fn escapes_agree_with_the_old_match_on_every_byte() {
+        for e in 0..=255u8 {
+            let old = match e {
+                b'"' => Some(b'"'),
+                b'\\' => Some(b'\\'),
+                b'/' => Some(b'/'),
+                b'b' => Some(0x08),
+                b'f' => Some(0x0C),
+                b'n' => Some(b'\n'),
+                b'r' => Some(b'\r'),
+                b't' => Some(b'\t'),
+                _ => None,
+            };
+            assert_eq!(escape(e), old, "{e:#04x}");
+            assert_eq!(Some(escape_call(e)).filter(|&b| b != 0), old, "{e:#04x}");
+        }
+    }
+
+    /// [`digit`] on every byte is what `char::to_digit(16)` says.
+    #[test]
+    fn hex_digits_agree_with_to_digit_on_every_byte() {
+        for d in 0..=255u8 {
+            let want = char::from(d).to_digit(16).map(|v| v as u8);
+            assert_eq!(digit(d), want, "{d:#04x}");
+            let table = Some(HEX[usize::from(d)]).filter(|&v| v < 16);
+            assert_eq!(table, want, "{d:#04x}");
+        }
+    }
+
+    /// What the scanner's loop gave before it asked [`hex4`]: the value, or
+    /// the index of the first byte of the four that is no hex digit (or
+    /// where `b` ends).
+    fn old_hex4(b: &[u8]) -> Result<u16, usize> {
+        let mut n = 0u16;
+        for i in 0..4 {
+            let v = b
+                .get(i)
+                .and_then(|&d| char::from(d).to_digit(16))
+                .ok_or(i)?;
+            n = n << 4 | v as u16;
+        }
+        Ok(n)
+    }
+
+    /// Both lanes of [`hex4`] agree with the old readers: on every value
+    /// (written in lower and upper case, with a byte after), on every byte
+    /// at each of the four places, and on every prefix (0 to 5 bytes) of
+    /// every word over a set of edge bytes.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn hex4_lanes_agree_with_the_old_readers() {
+        let check = |b: &[u8]| {
+            let want = old_hex4(b);
+            let lane = |(n, k): (u16, usize)| if k == 4 { Ok(n) } else { Err(k) };
+            assert_eq!(lane(hex_prefix::<true>(b)), want, "{b:?}");
+            assert_eq!(lane(hex_prefix::<false>(b)), want, "{b:?}");
+            assert_eq!(lane(hex_prefix_call(b)), want, "{b:?}");
+            assert_eq!(hex4(b), want, "{b:?}");
+        };
+        for n in 0..=u16::MAX {
+            let at = |digits: &[u8; 16], shift: u16| digits[usize::from(n >> shift & 0xF)];
+            let (l, u) = (b"0123456789abcdef", b"0123456789ABCDEF");
+            let lower = [at(l, 12), at(l, 8), at(l, 4), at(l, 0), b'"'];
+            let upper = [at(u, 12), at(u, 8), at(u, 4), at(u, 0)];
+            assert_eq!(hex4(&lower), Ok(n));
+            check(&lower);
+            check(&upper);
+        }
+        for at in 0..4 {
+            for d in 0..=255u8 {
+                let mut w = *b"09aF";
+                w[at] = d;
+                check(&w);
+            }
+        }
+        let bytes = b"09afAFgG/:@`\x00\xff7cE";
+        for &a in bytes {
+            for &b in bytes {
+                for &c in bytes {
+                    for &d in bytes {
+                        let x = [a, b, c, d, a];
+                        for len in 0..=5 {
+                            check(&x[..len]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`utf16`] classifies all 65 536 code units as the engines' range
+    /// checks did; [`pair`] gives what they computed (and what
+    /// `char::decode_utf16` says) for every high surrogate with every low
+    /// one, and for the first and last high ones with every code unit.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn surrogates_agree_with_the_old_checks_on_every_unit() {
+        for n in 0..=u16::MAX {
+            let want = if !(0xD800..0xE000).contains(&n) {
+                Utf16::Scalar
+            } else if n < 0xDC00 {
+                Utf16::High
+            } else {
+                Utf16::Low
+            };
+            assert_eq!(utf16(n), want, "{n:#06x}");
+            let scalar = char::from_u32(u32::from(n)).is_some();
+            assert_eq!(utf16(n) == Utf16::Scalar, scalar, "{n:#06x}");
+        }
+        let check = |high: u16, low: u16| {
+            let old = (0xDC00..0xE000)
+                .contains(&low)
+                .then(|| 0x1_0000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(low) - 0xDC00));
+            let got = pair(high, low);
+            assert_eq!(got.map(u32::from), old, "{high:#06x} {low:#06x}");
+            let std = char::decode_utf16([high, low]).next().and_then(Result::ok);
+            assert_eq!(got, std, "{high:#06x} {low:#06x}");
+        };
+        for high in 0xD800..0xDC00u16 {
+            for low in 0xDC00..0xE000u16 {
+                check(high, low);
+            }
+        }
+        for high in [0xD800, 0xD83D, 0xDBFF] {
+            for low in 0..=u16::MAX {
+                check(high, low);
+            }
+        }
+    }
+}
