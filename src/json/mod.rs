@@ -1,5 +1,18 @@
-//! JSON: the validating scanner, the walker over validated text, and the
-//! borrowed string and value types.
+//! JSON: the lexemes and shape rules written once, the validating scanner,
+//! the walker over validated text, and the borrowed string and value types.
+//!
+//! The lexemes and rules that both engines (the whole-buffer [`scan`] and
+//! the streaming machine in `stream::machine`) run, one copy each:
+//!
+//! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing;
+//! * [`number`]: the number lexeme (grammar, class and range), resumable at
+//!   any byte;
+//! * [`shape`]: the key matcher and the name tables ([`shape::Key`]), the
+//!   content item verdict, the `cacheScope`, `ttlMs` and `code` rules.
+//!
+//! What is still written per engine (the structure: brackets, commas,
+//! colons, the string loops, the fields' order) is the one-core issue's
+//! remaining work.
 
 pub(crate) mod find;
 pub(crate) mod lex;

@@ -226,6 +226,28 @@ impl ScopeRule {
     }
 }
 
+/// The fields a body requires, a bit each in declaration order: the
+/// result's `contents`, the error's `code` and `message`, the request's
+/// `uri`. `base` is [`Detail::RESULT`], [`Detail::ERROR`] or
+/// [`Detail::REQUEST`].
+pub(crate) const fn required(base: u8) -> u8 {
+    match base {
+        Detail::RESULT => 1 << 3,
+        Detail::ERROR => 0b11,
+        _ => 1 << 1,
+    }
+}
+
+/// The missing-field rule, written once: a body that closed at `at` with
+/// the fields `seen` (a bit each, declaration order) lacks a required one,
+/// and serde names the first missing in declaration order.
+pub(crate) fn missing(base: u8, seen: u8, at: usize) -> BodyError {
+    // At most 7: `required` has a bit below 8 that `seen` lacks.
+    #[allow(clippy::cast_possible_truncation)]
+    let first = (required(base) & !seen).trailing_zeros() as u8;
+    BodyError::about(K::MissingField, at, Detail::field(base + first))
+}
+
 /// The result's `ttlMs` field, in the errors' words.
 pub(crate) const TTL_MS: Detail = Detail::field(Detail::RESULT + 1);
 

@@ -21,7 +21,11 @@
 //!
 //! Leaf code is shared with the scanner, not copied: the word masks
 //! (`special_exact`, `controls_and_high`), the escape lexemes (`json::lex`),
-//! serde_json's significand overflow test and its `f64` range check.
+//! the number lexeme (`json::number`, whose state the machine keeps when a
+//! chunk ends inside a number), the key matcher and name tables, and the
+//! `cacheScope`, `ttlMs`, `code` and item rules (`json::shape`). The machine
+//! is compiled for two sinks only (`()` and [`Dyn`]), so the firmware links
+//! one copy of it.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
@@ -1643,16 +1647,9 @@ impl Machine {
                 self.value_end(chunk, i, at + 1, sink)
             }
             Cont::TopObj | Cont::TopArr => {
-                let need: u8 = match self.kind {
-                    Kind::Result => 1 << 3,
-                    Kind::Error => 0b11,
-                    Kind::Request => 1 << 1,
-                };
+                let need = shape::required(self.base());
                 if self.seen & need != need {
-                    // serde names the first missing field in declaration order.
-                    let first = (need & !self.seen).trailing_zeros() as u8;
-                    let field = Detail::field(self.base() + first);
-                    return Err(BodyError::about(K::MissingField, at, field));
+                    return Err(shape::missing(self.base(), self.seen, at));
                 }
                 self.st = St::End;
                 Ok(())

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::{Fields, TOP};
-use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::error::{BodyError, Detail};
 use crate::json::scan::Scanner;
 use crate::json::shape::{self, CODE, ERROR_KEYS};
 use crate::json::str::{JsonStr, RawJson};
@@ -36,10 +36,8 @@ impl<'a> ErrorView<'a> {
             }
         }
         let (Some(code), Some(message)) = (code, message) else {
-            // serde names the first missing field in declaration order.
-            let missing = if code.is_none() { CODE } else { MESSAGE };
             let at = s.pos.saturating_sub(1);
-            return Err(BodyError::about(K::MissingField, at, missing));
+            return Err(shape::missing(Detail::ERROR, fields.seen(), at));
         };
         s.end()?;
         Ok(Self {

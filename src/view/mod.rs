@@ -52,6 +52,20 @@ impl Fields {
         })
     }
 
+    /// The fields seen so far, a bit each in declaration order (the
+    /// positional form has them all, or it failed before its end).
+    pub(crate) const fn seen(&self) -> u8 {
+        if self.array {
+            u8::MAX
+        } else {
+            // At most five fields: the low byte holds them.
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                self.n as u8
+            }
+        }
+    }
+
     /// The index in `fields` of the next field, with `pos` at its value, or
     /// `None` after the struct's closing bracket. Inlined on hosts; on
     /// microcontrollers ([`HOST`](crate::json::find::HOST) false) a call.

@@ -3,9 +3,9 @@
 use core::fmt;
 
 use super::{Fields, TOP};
-use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::error::{BodyError, Detail};
 use crate::json::scan::Scanner;
-use crate::json::shape::REQUEST_KEYS;
+use crate::json::shape::{self, REQUEST_KEYS};
 use crate::json::str::{JsonStr, RawJson};
 
 /// A validated read-resource request: `{"uri": …, "_meta"?: …}` plus the
@@ -61,7 +61,7 @@ impl<'a> RequestView<'a> {
         }
         let Some(uri) = uri else {
             let at = s.pos.saturating_sub(1);
-            return Err(BodyError::about(K::MissingField, at, URI));
+            return Err(shape::missing(Detail::REQUEST, fields.seen(), at));
         };
         s.end()?;
         Ok(Self {

@@ -75,7 +75,7 @@ impl<'a> ResultView<'a> {
         }
         let Some((contents, len)) = contents else {
             let at = s.pos.saturating_sub(1);
-            return Err(BodyError::about(K::MissingField, at, CONTENTS));
+            return Err(shape::missing(Detail::RESULT, fields.seen(), at));
         };
         s.end()?;
         Ok(Self {
