@@ -122,9 +122,9 @@ impl FrameValidator {
                 Tag::Result => Kind::Result,
                 Tag::Error => Kind::Error,
             };
-            let compact = self.machine.compact;
-            self.machine = Machine::new(kind, 1);
-            self.machine.compact = compact;
+            // The machine is still as `new` made it (nothing before the
+            // tag is fed): only the body's kind changes, no 300-byte copy.
+            self.machine.set_kind(kind);
             chunk = rest;
         }
         match self.machine.run(chunk, eof, sink) {
