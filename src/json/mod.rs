@@ -2,7 +2,7 @@
 //! the walker over validated text, and the borrowed string and value types.
 //!
 //! The lexemes and rules that both engines (the whole-buffer [`scan`] and
-//! the streaming machine in `stream::machine`) run, one copy each:
+//! the resumable machine in [`core`]) run, one copy each:
 //!
 //! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing;
 //! * [`number`]: the number lexeme (grammar, class and range), resumable at
@@ -14,6 +14,7 @@
 //! colons, the string loops, the fields' order) is the one-core issue's
 //! remaining work.
 
+pub(crate) mod core;
 pub(crate) mod find;
 pub(crate) mod lex;
 pub(crate) mod number;

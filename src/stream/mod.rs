@@ -62,7 +62,6 @@
 //! # Ok::<(), diverge_frame::FrameError>(())
 //! ```
 
-pub(crate) mod machine;
 mod reader;
 mod validate;
 

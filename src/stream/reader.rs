@@ -1,11 +1,11 @@
 //! [`Reader`]: the streaming machine with its events handed out.
 
-use super::machine::{Dyn, Ev, Field};
 use super::validate::FrameValidator;
 use crate::base64::{Carry, DecodeError, Decoder};
 use crate::blob::Base64Error;
 use crate::error::{BodyError, BodyErrorKind as K, FrameError};
 use crate::frame::Tag;
+use crate::json::core::{Dyn, Ev, Field};
 use crate::json::shape::CacheScope;
 
 /// Which body of a content item the reference keeps, told at the item's

@@ -1,9 +1,9 @@
 //! [`FrameValidator`] and [`RequestValidator`]: the machine fed chunk by
 //! chunk, with nothing read out.
 
-use super::machine::{Dyn, Kind, Machine, Sink};
 use crate::error::{BodyError, FrameError};
 use crate::frame::Tag;
+use crate::json::core::{Dyn, Kind, Machine, Sink};
 use crate::json::find;
 
 /// Validates a response frame fed in chunks, as
