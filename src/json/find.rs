@@ -19,13 +19,16 @@ pub(crate) use memchr::{memchr, memchr2};
 /// size for speed is compiled: the scanner's long-run jump, the inline
 /// path for short keys, the base64 decoder's wide tables. Elsewhere
 /// (microcontrollers) the compact paths are taken; tests on the host check
-/// that both agree where they differ.
-pub(crate) const HOST: bool = cfg!(any(
-    target_arch = "x86_64",
-    target_arch = "x86",
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-));
+/// that both agree where they differ, and `--cfg diverge_compact` makes a
+/// host build take the compact paths everywhere, so that every test runs
+/// on them too (`.ci/run` does).
+pub(crate) const HOST: bool = !cfg!(diverge_compact)
+    && cfg!(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ));
 
 /// Index of the first `needle` in `haystack`.
 #[cfg(not(any(

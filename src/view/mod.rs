@@ -124,11 +124,10 @@ impl Fields {
         }
         // A known key seen before is refused right after it, before its
         // colon, as serde's derived visitor does.
-        while let Some(Member {
-            key, at: key_at, ..
-        }) = self.members.key(s)?
-        {
-            let found = key.find(fields);
+        while let Some(member) = self.members.key(s)? {
+            let key_at = member.at;
+            // By the packed key on hosts, by the text on microcontrollers.
+            let found = member.find(fields);
             if let Some(i) = found
                 && self.n & (1 << i) != 0
             {
