@@ -33,8 +33,8 @@ use crate::json::lex::{self, Utf16};
 use crate::json::number::Number;
 use crate::json::scan::{HI, MAX_DEPTH, WINDOW, plain_run, special_exact};
 use crate::json::shape::{
-    self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, REQUEST_KEYS, RESULT_KEYS,
-    SCOPE_KEYS, ScopeRule,
+    self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, NameTable, REQUEST_KEYS,
+    RESULT_KEYS, SCOPE_KEYS, ScopeRule,
 };
 
 /// Which body the machine validates.
@@ -420,16 +420,16 @@ impl Machine {
         }
     }
 
-    const fn name_table(&self, names: Names) -> &'static [Key] {
+    const fn name_table(&self, names: Names) -> NameTable {
         match names {
-            Names::None => &[],
+            Names::None => NameTable::NONE,
             Names::Top => match self.kind {
-                Kind::Result => &RESULT_KEYS,
-                Kind::Error => &ERROR_KEYS,
-                Kind::Request => &REQUEST_KEYS,
+                Kind::Result => RESULT_KEYS,
+                Kind::Error => ERROR_KEYS,
+                Kind::Request => REQUEST_KEYS,
             },
-            Names::Item => &ITEM_KEYS,
-            Names::Scope => &SCOPE_KEYS,
+            Names::Item => ITEM_KEYS,
+            Names::Scope => SCOPE_KEYS,
         }
     }
 
@@ -1546,7 +1546,7 @@ impl Machine {
             sink.event(Ev::End(self.field));
         }
         if self.names == Names::Scope {
-            let found = self.name.find(&SCOPE_KEYS);
+            let found = self.name.find(SCOPE_KEYS);
             self.scope.name(found, self.name.is_empty());
         }
         self.after_scalar(chunk, j + 1, at + 1, sink)

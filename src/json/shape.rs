@@ -444,15 +444,16 @@ impl Key {
 
     /// Which of `names` the string `text` is (unescaped). Hosts pack it
     /// ([`of`](Self::of)) and compare integers; microcontrollers compare
-    /// the text with each name in place, which links no copy of it (the
-    /// compact lane of the one matcher: same answers, a test compares
-    /// them).
+    /// the text with each name in place, which links no copy of it and no
+    /// packed table (the compact lane of the one matcher: same answers, a
+    /// test compares them, and `--cfg diverge_compact` runs every test on
+    /// it).
     #[inline]
-    pub(crate) fn find_text(text: JsonStr<'_>, names: &[Self]) -> Option<usize> {
+    pub(crate) fn find_text(text: JsonStr<'_>, names: NameTable) -> Option<usize> {
         if super::find::HOST {
             Self::of(text).find(names)
         } else {
-            Self::find_text_call(text, names)
+            Self::find_text_call(text, names.text)
         }
     }
 
@@ -463,27 +464,38 @@ impl Key {
         buf: &[u8],
         start: usize,
         text: JsonStr<'_>,
-        names: &[Self],
+        names: NameTable,
     ) -> Option<usize> {
         if super::find::HOST {
             Self::at(buf, start, text).find(names)
         } else {
-            Self::find_text_call(text, names)
+            Self::find_text_call(text, names.text)
         }
     }
 
     #[inline(never)]
-    fn find_text_call(text: JsonStr<'_>, names: &[Self]) -> Option<usize> {
-        names.iter().position(|name| text.eq_bytes(name.bytes()))
+    fn find_text_call(text: JsonStr<'_>, names: &[&str]) -> Option<usize> {
+        names.iter().position(|name| text.eq_bytes(name.as_bytes()))
     }
 
-    /// The index of the key in `names`, if it is one of them.
+    /// The index of the key in `names`, if it is one of them: two integer
+    /// compares per name on hosts, the bytes compared on microcontrollers.
     #[inline]
-    pub(crate) fn find(&self, names: &[Self]) -> Option<usize> {
-        names.iter().position(|name| {
-            name.len == self.len
-                && u128::from_le_bytes(name.packed) == u128::from_le_bytes(self.packed)
-        })
+    pub(crate) fn find(&self, names: NameTable) -> Option<usize> {
+        if super::find::HOST {
+            names.keys.iter().position(|name| {
+                name.len == self.len
+                    && u128::from_le_bytes(name.packed) == u128::from_le_bytes(self.packed)
+            })
+        } else {
+            self.find_call(names.text)
+        }
+    }
+
+    #[inline(never)]
+    fn find_call(&self, names: &[&str]) -> Option<usize> {
+        let bytes = self.bytes();
+        names.iter().position(|name| name.as_bytes() == bytes)
     }
 }
 
@@ -503,19 +515,61 @@ const LOW_BYTES: [u128; 17] = {
     t
 };
 
+/// A table of names: their text (what microcontrollers compare a key's
+/// text with) and, derived from it at compile time, their packed keys (what
+/// hosts compare). Passed by value, so that a build links only the half its
+/// lane reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameTable {
+    text: &'static [&'static str],
+    keys: &'static [Key],
+}
+
+impl NameTable {
+    /// No name.
+    pub(crate) const NONE: Self = Self {
+        text: &[],
+        keys: &[],
+    };
+
+    /// The number of names.
+    pub(crate) const fn len(self) -> usize {
+        self.text.len()
+    }
+}
+
+const RESULT_TEXT: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
+const ERROR_TEXT: [&str; 3] = ["code", "message", "data"];
+const REQUEST_TEXT: [&str; 4] = ["_meta", "uri", "inputResponses", "requestState"];
+const ITEM_TEXT: [&str; 5] = ["uri", "mimeType", "text", "blob", "_meta"];
+const SCOPE_TEXT: [&str; 2] = ["public", "private"];
+
 /// The result's fields, in declaration order (the errors' and the
 /// positional form's order).
-pub(crate) const RESULT_KEYS: [Key; 5] =
-    Key::table(["resultType", "ttlMs", "cacheScope", "contents", "_meta"]);
+pub(crate) const RESULT_KEYS: NameTable = NameTable {
+    text: &RESULT_TEXT,
+    keys: &Key::table(RESULT_TEXT),
+};
 /// The error's fields.
-pub(crate) const ERROR_KEYS: [Key; 3] = Key::table(["code", "message", "data"]);
+pub(crate) const ERROR_KEYS: NameTable = NameTable {
+    text: &ERROR_TEXT,
+    keys: &Key::table(ERROR_TEXT),
+};
 /// The request's fields.
-pub(crate) const REQUEST_KEYS: [Key; 4] =
-    Key::table(["_meta", "uri", "inputResponses", "requestState"]);
+pub(crate) const REQUEST_KEYS: NameTable = NameTable {
+    text: &REQUEST_TEXT,
+    keys: &Key::table(REQUEST_TEXT),
+};
 /// A content item's members the untagged choice looks at ([`ItemKey`] order).
-pub(crate) const ITEM_KEYS: [Key; 5] = Key::table(["uri", "mimeType", "text", "blob", "_meta"]);
+pub(crate) const ITEM_KEYS: NameTable = NameTable {
+    text: &ITEM_TEXT,
+    keys: &Key::table(ITEM_TEXT),
+};
 /// The `cacheScope` names ([`CacheScope`] order).
-pub(crate) const SCOPE_KEYS: [Key; 2] = Key::table(["public", "private"]);
+pub(crate) const SCOPE_KEYS: NameTable = NameTable {
+    text: &SCOPE_TEXT,
+    keys: &Key::table(SCOPE_TEXT),
+};
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
@@ -531,16 +585,10 @@ mod tests {
     /// each name, on every name, near-misses of each, and escaped forms.
     #[test]
     fn every_lane_of_the_matcher_agrees() {
-        let tables: [&[Key]; 5] = [
-            &RESULT_KEYS,
-            &ERROR_KEYS,
-            &REQUEST_KEYS,
-            &ITEM_KEYS,
-            &SCOPE_KEYS,
-        ];
+        let tables = [RESULT_KEYS, ERROR_KEYS, REQUEST_KEYS, ITEM_KEYS, SCOPE_KEYS];
         let mut texts: Vec<(Vec<u8>, bool)> = Vec::new();
         for table in tables {
-            for name in table {
+            for name in table.keys {
                 let name = name.bytes().to_vec();
                 texts.push((name.clone(), false));
                 // One byte less, one more, one changed.
@@ -591,10 +639,11 @@ mod tests {
                 assert_eq!(pieces, whole, "{raw:?} cut at {cut}");
             }
             for table in tables {
-                let want = table.iter().position(|n| n.bytes() == unescaped);
+                let want = table.text.iter().position(|n| n.as_bytes() == unescaped);
                 assert_eq!(whole.find(table), want, "{raw:?}");
+                assert_eq!(whole.find_call(table.text), want, "{raw:?}");
                 assert_eq!(Key::find_text(text, table), want, "{raw:?}");
-                assert_eq!(Key::find_text_call(text, table), want, "{raw:?}");
+                assert_eq!(Key::find_text_call(text, table.text), want, "{raw:?}");
                 assert_eq!(Key::find_at(&buf, 1, text, table), want, "{raw:?}");
             }
         }

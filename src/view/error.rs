@@ -28,7 +28,7 @@ impl<'a> ErrorView<'a> {
         let mut message = None;
         let mut data = None;
         let mut fields = Fields::open(&mut s, Detail::ERROR)?;
-        while let Some(i) = fields.next(&mut s, &ERROR_KEYS)? {
+        while let Some(i) = fields.next(&mut s, ERROR_KEYS)? {
             match i {
                 0 => code = Some(s.i32_field()?),
                 1 => message = Some(s.req_string(MESSAGE)?),

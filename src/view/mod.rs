@@ -12,7 +12,7 @@ pub(crate) mod result;
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::scan::Scanner;
-use crate::json::shape::Key;
+use crate::json::shape::{Key, NameTable};
 use crate::json::str::{JsonStr, RawJson};
 
 /// A walk over the top-level struct of a body: an object, or serde's
@@ -73,7 +73,7 @@ impl Fields {
     pub(crate) fn next(
         &mut self,
         s: &mut Scanner<'_>,
-        fields: &[Key],
+        fields: NameTable,
     ) -> Result<Option<usize>, BodyError> {
         if crate::json::find::HOST {
             self.next_in(s, fields)
@@ -86,13 +86,17 @@ impl Fields {
     fn next_call(
         &mut self,
         s: &mut Scanner<'_>,
-        fields: &[Key],
+        fields: NameTable,
     ) -> Result<Option<usize>, BodyError> {
         self.next_in(s, fields)
     }
 
     #[inline(always)]
-    fn next_in(&mut self, s: &mut Scanner<'_>, fields: &[Key]) -> Result<Option<usize>, BodyError> {
+    fn next_in(
+        &mut self,
+        s: &mut Scanner<'_>,
+        fields: NameTable,
+    ) -> Result<Option<usize>, BodyError> {
         if self.array {
             let i = self.n as usize;
             if i == fields.len() {
@@ -179,7 +183,7 @@ impl<'a> Member<'a> {
     /// Which of `names` the key is: by the packed [`Key`] on hosts, by the
     /// text on microcontrollers ([`Key::find_text`]).
     #[inline(always)]
-    pub(crate) fn find(&self, names: &[Key]) -> Option<usize> {
+    pub(crate) fn find(&self, names: NameTable) -> Option<usize> {
         if crate::json::find::HOST {
             self.key.find(names)
         } else {

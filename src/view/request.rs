@@ -51,7 +51,7 @@ impl<'a> RequestView<'a> {
         let mut input_responses = None;
         let mut request_state = None;
         let mut fields = Fields::open(&mut s, Detail::REQUEST)?;
-        while let Some(i) = fields.next(&mut s, &REQUEST_KEYS)? {
+        while let Some(i) = fields.next(&mut s, REQUEST_KEYS)? {
             match i {
                 0 => meta = s.opt_object(TOP, META)?,
                 1 => uri = Some(s.req_string(URI)?),

@@ -64,7 +64,7 @@ impl<'a> ResultView<'a> {
         let mut ttl_ms = None;
         let mut cache_scope = None;
         let mut fields = Fields::open(&mut s, Detail::RESULT)?;
-        while let Some(i) = fields.next(&mut s, &RESULT_KEYS)? {
+        while let Some(i) = fields.next(&mut s, RESULT_KEYS)? {
             match i {
                 0 => result_type = s.opt_string(RESULT_TYPE)?,
                 1 => ttl_ms = s.ttl_field()?,
@@ -151,6 +151,7 @@ impl<'a> Scanner<'a> {
     /// mean absent, and the rest goes through serde's enum rules for a
     /// `Value`: a variant name, or a one-key map whose value is `null`
     /// (duplicate keys collapse first, the last one winning).
+    #[inline(never)]
     fn cache_scope_field(&mut self) -> Result<Option<CacheScope>, BodyError> {
         if self.null()? {
             return Ok(None);
@@ -163,7 +164,7 @@ impl<'a> Scanner<'a> {
                 // errors.
                 let name = self.string(true)?;
                 rule.name(
-                    Key::find_at(self.buf, at + 1, name, &SCOPE_KEYS),
+                    Key::find_at(self.buf, at + 1, name, SCOPE_KEYS),
                     name.is_empty(),
                 );
             }
@@ -178,7 +179,7 @@ impl<'a> Scanner<'a> {
                 loop {
                     match members.next(self) {
                         Ok(Some(member)) => {
-                            rule.name(member.find(&SCOPE_KEYS), false);
+                            rule.name(member.find(SCOPE_KEYS), false);
                             rule.member_value(self.peek());
                             if self.value_full(TOP + 1).is_err() {
                                 break;
@@ -251,7 +252,7 @@ impl<'a> Scanner<'a> {
         let mut item = ItemShape::default();
         let mut members = Members::open(self);
         while let Some(member) = members.next(self)? {
-            let key = ItemKey::of(member.find(&ITEM_KEYS));
+            let key = ItemKey::of(member.find(ITEM_KEYS));
             let first = self.peek();
             if first == Some(b'"') {
                 // A string value: checked as `value_full` checks it.
@@ -567,7 +568,7 @@ impl<'a> Content<'a> {
         let mut found = Found::new();
         let mut rest = json.strip_prefix(b"{")?;
         while let Some((key, at_value)) = next_key(rest) {
-            let key = ItemKey::of(Key::find_text(key, &ITEM_KEYS));
+            let key = ItemKey::of(Key::find_text(key, ITEM_KEYS));
             found.shape.note(key, at_value.first().copied());
             // A string value is read once, for its end and its escapes.
             match at_value.split_first() {
