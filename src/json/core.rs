@@ -492,17 +492,15 @@ impl Machine {
                     if c.is_none() {
                         return Err(BodyError::new(K::Eof, at));
                     }
-                    // Hosts only: microcontrollers take the compact general
-                    // path (the fast paths cost flash and stack there).
-                    if find::HOST
-                        && !self.compact
-                        && self.key
-                        && self.names != Names::None
-                        && self.name.is_empty()
-                        && let Some(next) = self.whole_key(chunk, i)
-                    {
-                        i = next;
-                        continue;
+                    // A key whose opening quote ended the previous chunk:
+                    // the known-key lane, which `key_start` tried right after
+                    // the quote when it was in the same chunk.
+                    if i == 0 && self.key && self.name.is_empty() {
+                        let next = self.known_key(chunk, i)?;
+                        if next > i {
+                            i = next;
+                            continue;
+                        }
                     }
                     // `find::HOST` first, so that microcontrollers compile
                     // the compact path alone.
@@ -614,16 +612,14 @@ impl Machine {
                         self.close(chunk, i, at, sink)?;
                     }
                     Some(b'"') => {
-                        self.key_start(at);
-                        i = self.known_key(chunk, i + 1)?;
+                        i = self.key_start(chunk, i + 1, at)?;
                     }
                     None => return Err(BodyError::new(K::Eof, at)),
                     Some(_) => return Err(BodyError::new(K::KeyMustBeString, at)),
                 },
                 St::ObjComma => match c {
                     Some(b'"') => {
-                        self.key_start(at);
-                        i = self.known_key(chunk, i + 1)?;
+                        i = self.key_start(chunk, i + 1, at)?;
                     }
                     Some(b'}') => return Err(BodyError::new(K::TrailingComma, at)),
                     None => return Err(BodyError::new(K::Eof, at)),
@@ -751,6 +747,8 @@ impl Machine {
     /// after its opening quote): a plain key whole in the chunk and its
     /// colon right after it are taken at once (two trips through the state
     /// loop fewer); anything else is left to the loop, from `i`.
+    /// Microcontrollers take the compact general path (the lane costs flash
+    /// and stack there).
     #[inline(always)]
     fn known_key(&mut self, chunk: &[u8], i: usize) -> Result<usize, BodyError> {
         if !find::HOST || self.compact || self.names == Names::None {
@@ -766,8 +764,11 @@ impl Machine {
         Ok(i)
     }
 
-    /// An object key's opening quote was at `at`.
-    fn key_start(&mut self, at: usize) {
+    /// An object key's opening quote was at `at`; its text starts at `i`.
+    /// Returns the index to go on from (past the key and its colon when
+    /// the known-key lane took them).
+    #[inline(always)]
+    fn key_start(&mut self, chunk: &[u8], i: usize, at: usize) -> Result<usize, BodyError> {
         self.key_at = at;
         self.key = true;
         self.read = false;
@@ -781,6 +782,7 @@ impl Machine {
         // Keys are fully checked except inside ignored values.
         let full = !matches!(cont, Cont::GenObj) || self.full;
         self.string_start(full);
+        self.known_key(chunk, i)
     }
 
     fn string_start(&mut self, full: bool) {
