@@ -8,11 +8,16 @@
 //!   hex digits.
 //! - [`utf16`] and [`pair`]: what a `\uXXXX` code unit is (a character, or
 //!   the high or low half of a surrogate pair), and the character of a pair.
+//! - [`escape_end`]: the whole escape at a backslash, where it ends or the
+//!   error serde_json names for it; [`escape_ok`], its answer without the
+//!   error (the hosts' string loop detects with a lane of its own).
 //!
 //! Where a host lane (speed) and a compact lane (flash, on microcontrollers:
 //! [`HOST`](super::find::HOST) false) differ, both live inside the one
 //! function, the lane is chosen at compile time, and a test pins the two to
 //! each other on every input.
+
+use crate::error::{BodyError, BodyErrorKind as K};
 
 /// The one-character escapes: each letter after the backslash, then the
 /// byte it stands for. The only statement of the set.
@@ -172,10 +177,188 @@ pub(crate) fn pair(high: u16, low: u16) -> Option<char> {
     char::from_u32(n)
 }
 
+/// Where the escape whose backslash is `b[j]` ends, if it lies whole in `b`
+/// and is valid: a one-character escape, or `\uXXXX` (with `full`, a high
+/// surrogate must be followed by a `\uXXXX` low one, and a low one alone is
+/// refused). Otherwise the error the whole-buffer decoder reports for it,
+/// as serde_json names it, offsets in `b`: an escape cut by the end of `b`
+/// is [`Eof`](K::Eof) (at the end), a byte that starts no escape or is no
+/// hex digit is [`InvalidEscape`](K::InvalidEscape) (at that byte), a
+/// surrogate that does not pair is [`LoneSurrogate`](K::LoneSurrogate) (at
+/// its backslash, or at the second escape's when that one is no low
+/// surrogate). The machine, which sees a chunk, takes any error as "decide
+/// byte by byte". The whole escape check of every engine, and of the
+/// string lexeme ([`text::run`](super::text::run)).
+///
+/// One call, for the errors and for the microcontrollers' string lexeme;
+/// hosts detect with [`escape_ok`]'s lane and call this one to name.
+#[inline(never)]
+pub(crate) fn escape_end(b: &[u8], j: usize, full: bool) -> Result<usize, BodyError> {
+    escape_end_in(b, j, full)
+}
+
+/// The error of an escape that [`escape_ok`] refused (whose backslash is
+/// `b[j]`): [`escape_end`]'s. (A test pins the two to each other, so the
+/// `InvalidEscape` at `j + 1` for an escape that both took is never
+/// reported.)
+pub(crate) fn escape_fault(b: &[u8], j: usize, full: bool) -> BodyError {
+    escape_end(b, j, full)
+        .err()
+        .unwrap_or(BodyError::new(K::InvalidEscape, j + 1))
+}
+
+/// [`escape_end`] without the error: where the escape ends, or `None`, for
+/// the string loops. On hosts a lane of its own, inlined in the word loop,
+/// that only detects (as a `Result`, the error's value cost the loops 2 to
+/// 7 % more instructions); a test pins it to [`escape_end`] on every input.
+/// On microcontrollers [`escape_end`] itself.
+#[inline(always)]
+pub(crate) fn escape_ok(b: &[u8], j: usize, full: bool) -> Option<usize> {
+    if super::find::HOST {
+        escape_whole(b, j, full)
+    } else {
+        escape_end(b, j, full).ok()
+    }
+}
+
+/// The hosts' lane of [`escape_ok`].
+#[inline(always)]
+fn escape_whole(b: &[u8], j: usize, full: bool) -> Option<usize> {
+    match *b.get(j + 1)? {
+        b'u' => {
+            let n = hex4(b.get(j + 2..)?).ok()?;
+            if !full {
+                return Some(j + 6);
+            }
+            match utf16(n) {
+                Utf16::Scalar => Some(j + 6),
+                Utf16::Low => None,
+                Utf16::High => match b.get(j + 6..)? {
+                    [b'\\', b'u', rest @ ..] => {
+                        matches!(utf16(hex4(rest).ok()?), Utf16::Low).then_some(j + 12)
+                    }
+                    _ => None,
+                },
+            }
+        }
+        e => escape(e).map(|_| j + 2),
+    }
+}
+
+#[inline(always)]
+fn escape_end_in(b: &[u8], j: usize, full: bool) -> Result<usize, BodyError> {
+    escape_span(b, j, full).map_err(|(kind, at)| BodyError::new(kind, at))
+}
+
+/// [`escape_end`] with the error as its kind and offset, built once by the
+/// caller (on microcontrollers each `BodyError` built in place costs
+/// flash).
+#[inline(always)]
+fn escape_span(b: &[u8], j: usize, full: bool) -> Result<usize, (K, usize)> {
+    let at = j + 1;
+    // Every escape cut by the end of `b` ends the input there.
+    let cut = (K::Eof, b.len());
+    let e = *b.get(at).ok_or(cut)?;
+    if e != b'u' {
+        return match escape(e) {
+            Some(_) => Ok(at + 1),
+            None => Err((K::InvalidEscape, at)),
+        };
+    }
+    let n = hex4_at(b, at + 1)?;
+    let next = at + 5;
+    if !full {
+        return Ok(next);
+    }
+    match utf16(n) {
+        Utf16::Scalar => return Ok(next),
+        Utf16::Low => return Err((K::LoneSurrogate, j)),
+        Utf16::High => {}
+    }
+    match (b.get(next), b.get(next + 1)) {
+        (Some(b'\\'), Some(b'u')) => {}
+        (None, _) | (Some(b'\\'), None) => return Err(cut),
+        _ => return Err((K::LoneSurrogate, j)),
+    }
+    match utf16(hex4_at(b, next + 2)?) {
+        Utf16::Low => Ok(next + 6),
+        _ => Err((K::LoneSurrogate, next)),
+    }
+}
+
+/// The four hex digits of a `\uXXXX` at `b[at..]`. All four must be there
+/// before any is looked at: fewer is an early end ([`Eof`](K::Eof) at the
+/// end of `b`), whatever they are.
+#[inline(always)]
+fn hex4_at(b: &[u8], at: usize) -> Result<u16, (K, usize)> {
+    let Some(digits) = b.get(at..at + 4) else {
+        return Err((K::Eof, b.len()));
+    };
+    hex4(digits).map_err(|i| (K::InvalidEscape, at + i))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    /// The hosts' detecting lane of the escape check takes exactly the
+    /// escapes the naming one takes, ending at the same byte, on every
+    /// escape of generated text cut anywhere, in both strengths; and every
+    /// error the naming one gives lies within the escape (or at the end).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn the_escape_lanes_agree() {
+        extern crate std;
+        const PIECES: [&[u8]; 14] = [
+            b"\\n",
+            b"\\\\",
+            b"\\u00e9",
+            b"\\uD83D\\uDE00",
+            b"\\ud83d",
+            b"\\ude00",
+            b"\\ud83d\\u0041",
+            b"\\ud83d\\n",
+            b"\\q",
+            b"\\u12G4",
+            b"\\uDBFF\\uDFFF",
+            b"\\u",
+            b"x",
+            b"\\ud83d\\uDBFF",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut text = std::vec::Vec::new();
+        for _ in 0..40_000 {
+            crate::json::xorshift(&mut seed);
+            text.clear();
+            let mut r = seed;
+            for _ in 0..1 + seed % 4 {
+                r = r.rotate_left(7);
+                text.extend_from_slice(PIECES[(r % 14) as usize]);
+            }
+            let cut = (r >> 8) as usize % (text.len() + 1);
+            let b = &text[..cut];
+            for (j, _) in b.iter().enumerate().filter(|(_, c)| **c == b'\\') {
+                for full in [false, true] {
+                    let named = escape_end(b, j, full);
+                    assert_eq!(
+                        escape_whole(b, j, full),
+                        named.ok(),
+                        "{b:?} at {j} full={full}"
+                    );
+                    assert_eq!(
+                        escape_ok(b, j, full),
+                        named.ok(),
+                        "{b:?} at {j} full={full}"
+                    );
+                    if let Err(e) = named {
+                        assert!((j..=b.len()).contains(&e.offset()), "{b:?} at {j}: {e:?}");
+                        assert_eq!(escape_fault(b, j, full), e);
+                    }
+                }
+            }
+        }
+    }
 
     /// [`escape`] gives, on every byte, what the engines' `match`es gave
     /// before they asked it.

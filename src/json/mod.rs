@@ -4,15 +4,17 @@
 //! The lexemes and rules that both engines (the whole-buffer [`scan`] and
 //! the resumable machine in [`core`]) run, one copy each:
 //!
-//! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing;
+//! * [`text`]: the string lexeme, the one loop over a string's text (the
+//!   hosts' word masks and `memchr` jump, the microcontrollers' byte loop);
+//! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing,
+//!   and the whole escape check with its errors;
 //! * [`number`]: the number lexeme (grammar, class and range), resumable at
 //!   any byte;
 //! * [`shape`]: the key matcher and the name tables ([`shape::Key`]), the
 //!   content item verdict, the `cacheScope`, `ttlMs` and `code` rules.
 //!
 //! What is still written per engine (the structure: brackets, commas,
-//! colons, the string loops, the fields' order) is the one-core issue's
-//! remaining work.
+//! colons, the fields' order) is the one-core issue's remaining work.
 
 pub(crate) mod core;
 pub(crate) mod find;
@@ -22,6 +24,7 @@ pub(crate) mod scan;
 pub(crate) mod shape;
 pub(crate) mod skip;
 pub(crate) mod str;
+pub(crate) mod text;
 
 /// One step of xorshift64 (shifts 13, 7, 17), the new state: the unit
 /// tests' one deterministic source of generated inputs.

@@ -35,10 +35,10 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
-use super::lex::Utf16;
 use super::number::{Num, Number};
 use super::shape::Key;
 use super::str::{JsonStr, RawJson};
+use super::text::{self, HI, Stop, special_exact};
 
 /// The reference's container limit: serde_json allows 127 open containers,
 /// the outermost included.
@@ -65,69 +65,12 @@ type Word = usize;
 /// Levels (bits) per [`Word`].
 const BITS: usize = Word::BITS as usize;
 
-const LO: u64 = 0x0101_0101_0101_0101;
-pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Bit 7 of every byte of `w` that ends a run of plain string text: `"`,
-/// `\` or a control (< 0x20). Exact: no false positives from borrows, so
-/// every mark can be visited.
-#[inline]
-pub(crate) const fn special_exact(w: u64) -> u64 {
-    const M: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let low = w & M;
-    // Each byte's bit 7 is set where its low seven bits differ from `"`,
-    // from `\`, and are >= 0x20 (no carry leaves a byte).
-    let q = (low ^ (LO * b'"' as u64)).wrapping_add(M);
-    let b = (low ^ (LO * b'\\' as u64)).wrapping_add(M);
-    let ctl = low.wrapping_add(LO * 0x60);
-    !(q & b & ctl | w) & HI
-}
-
 /// Whether byte `n` of the word `w` (the index of its first special byte,
 /// 8 for none) is a quote with only plain ASCII before it: then a key ends
 /// there, `n` bytes into the word.
 #[inline(always)]
 const fn quote_ends_plain(w: u64, n: u32) -> bool {
     n < 8 && (w >> (8 * n)) as u8 == b'"' && w & !(u64::MAX << (8 * n)) & HI == 0
-}
-
-/// Whether `run` holds a control byte, and whether it holds a byte >= 0x80:
-/// 32 bytes per step in lane-wise accumulators (which the compiler turns
-/// into vector minimum and OR where it has vectors), then a byte at a time.
-#[inline]
-fn controls_and_high(run: &[u8]) -> (bool, bool) {
-    let mut low = [0xFFu8; 32];
-    let mut high = [0u8; 32];
-    let mut blocks = run.chunks_exact(32);
-    for block in &mut blocks {
-        for ((l, h), &c) in low.iter_mut().zip(high.iter_mut()).zip(block) {
-            *l = (*l).min(c);
-            *h |= c;
-        }
-    }
-    let mut controls = low.iter().any(|&l| l < 0x20);
-    let mut any_high = high.iter().fold(0, |a, &h| a | h) >= 0x80;
-    for &c in blocks.remainder() {
-        controls |= c < 0x20;
-        any_high |= c >= 0x80;
-    }
-    (controls, any_high)
-}
-
-/// The plain string text at the start of `tail`, found with memchr: its
-/// length up to the next `"` or `\\` (or the end) and whether it holds a
-/// byte >= 0x80; `Err` with the index of its first control byte: the
-/// streaming machine's long-run jump. (`Scanner::long_run` keeps its own
-/// copy: calling this one cost `Frame::decode` 0.5 % more instructions.)
-#[inline]
-pub(crate) fn plain_run(tail: &[u8]) -> Result<(usize, bool), usize> {
-    let run = super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
-    let text = tail.get(..run).unwrap_or_default();
-    let (controls, high) = controls_and_high(text);
-    if controls {
-        return Err(text.iter().position(|&c| c < 0x20).unwrap_or(run));
-    }
-    Ok((run, high))
 }
 
 /// The UTF-8 check of a string's raw text, which starts at offset `start`:
@@ -239,72 +182,16 @@ impl<'a> Scanner<'a> {
 
     // ----- strings -------------------------------------------------------
 
-    /// Four hex digits at `at`: the `XXXX` of `\uXXXX`.
-    /// All four must be there before any is looked at: fewer is an early
-    /// end, whatever they are.
-    fn hex4(&self, at: usize) -> Result<u16, BodyError> {
-        let Some(digits) = self.buf.get(at..at + 4) else {
-            return Err(BodyError::new(K::Eof, self.buf.len()));
-        };
-        super::lex::hex4(digits).map_err(|i| BodyError::new(K::InvalidEscape, at + i))
-    }
-
-    /// `at` is just after a backslash; returns the position after the escape.
-    /// One-character escapes, the common case, are decided inline.
-    #[inline]
-    fn escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
-        match self.buf.get(at) {
-            Some(&e) if super::lex::escape(e).is_some() => Ok(at + 1),
-            _ => self.other_escape(at, full),
-        }
-    }
-
-    /// `at` is just after a backslash that does not start a one-character
-    /// escape: `\uXXXX` (with `full`, surrogates must pair) or an error.
-    fn other_escape(&self, at: usize, full: bool) -> Result<usize, BodyError> {
-        match self.buf.get(at) {
-            None => Err(BodyError::new(K::Eof, at)),
-            Some(b'u') => {
-                let n = self.hex4(at + 1)?;
-                let next = at + 5;
-                if !full {
-                    return Ok(next);
-                }
-                match super::lex::utf16(n) {
-                    Utf16::Scalar => return Ok(next),
-                    Utf16::Low => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
-                    Utf16::High => {}
-                }
-                match (self.buf.get(next), self.buf.get(next + 1)) {
-                    (Some(b'\\'), Some(b'u')) => {}
-                    (None, _) | (Some(b'\\'), None) => {
-                        return Err(BodyError::new(K::Eof, self.buf.len()));
-                    }
-                    _ => return Err(BodyError::new(K::LoneSurrogate, at - 1)),
-                }
-                let n2 = self.hex4(next + 2)?;
-                if matches!(super::lex::utf16(n2), Utf16::Low) {
-                    Ok(next + 6)
-                } else {
-                    Err(BodyError::new(K::LoneSurrogate, next))
-                }
-            }
-            Some(_) => Err(BodyError::new(K::InvalidEscape, at)),
-        }
-    }
-
     /// `pos` is at an opening quote. Checks the string (fully: UTF-8 and
     /// surrogates too, when `full`) and returns its text.
     ///
-    /// The text is read a word at a time: an exact mask marks every `"`,
-    /// `\` and control byte of the word, and the loop visits the marks only
-    /// (an escape clears the marks it covers), so dense escapes cost no
-    /// reloads. On hosts, after 16 plain words (128 bytes) in a row,
-    /// [`long_run`](Self::long_run) jumps ahead. The last bytes of the
-    /// input, which fill no word, go one at a time.
+    /// The text is read by the string lexeme ([`text::run`]: the hosts'
+    /// word loop and `memchr` jump, the microcontrollers' byte loop); this
+    /// names what stopped it: the end of the input is `Eof`, an escape it
+    /// refused is named by [`lex::escape_end`](super::lex::escape_end).
     #[inline]
     pub(crate) fn string(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
-        self.string_utf8::<true, { super::find::HOST }>(full)
+        self.string_utf8::<true>(full)
     }
 
     /// [`string`](Self::string) with `full`, except that it leaves the
@@ -317,106 +204,32 @@ impl<'a> Scanner<'a> {
     #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn string_unchecked_utf8(&mut self) -> Result<JsonStr<'a>, BodyError> {
-        self.string_utf8::<false, { super::find::HOST }>(true)
+        self.string_utf8::<false>(true)
     }
 
-    /// The string check; with `WORDS` ([`HOST`](super::find::HOST)) a word
-    /// at a time, else (microcontrollers, where the 64-bit word code costs
-    /// flash) a byte at a time, with the same answers and error offsets (a
-    /// test compares the two).
+    /// The string check, with the UTF-8 check of the text when `UTF8`.
     #[inline(never)]
-    fn string_utf8<const UTF8: bool, const WORDS: bool>(
-        &mut self,
-        full: bool,
-    ) -> Result<JsonStr<'a>, BodyError> {
+    fn string_utf8<const UTF8: bool>(&mut self, full: bool) -> Result<JsonStr<'a>, BodyError> {
         let buf = self.buf;
         let start = self.pos + 1;
-        let mut at = start;
-        let mut escaped = false;
-        // OR of the text's bytes, by words: bit 7 set means non-ASCII, and
-        // then the text is validated as UTF-8.
-        let mut or = 0u64;
-        let mut plain = 0u32;
-        let end = 'text: loop {
-            let word = if WORDS {
-                buf.get(at..).and_then(<[u8]>::first_chunk::<8>)
-            } else {
-                None
-            };
-            let Some(word) = word else {
-                // Fewer than eight bytes of input left (or no words).
-                loop {
-                    match buf.get(at) {
-                        None => return Err(BodyError::new(K::Eof, at)),
-                        Some(b'"') => break 'text at,
-                        Some(b'\\') => {
-                            escaped = true;
-                            at = self.escape(at + 1, full)?;
-                        }
-                        Some(&c) if c < 0x20 => {
-                            return Err(BodyError::new(K::ControlCharacterInString, at));
-                        }
-                        Some(&c) => {
-                            or |= u64::from(c);
-                            at += 1;
-                        }
-                    }
-                }
-            };
-            let w = u64::from_le_bytes(*word);
-            let mut marks = special_exact(w);
-            if marks == 0 {
-                or |= w;
-                at += 8;
-                plain += 1;
-                if WORDS && plain == 16 {
-                    plain = 0;
-                    let (next, high) = self.long_run(at)?;
-                    at = next;
-                    or |= u64::from(high) << 7;
-                }
-                continue;
-            }
-            plain = 0;
-            loop {
-                let n = marks.trailing_zeros() / 8;
-                let p = at + n as usize;
-                match buf.get(p) {
-                    Some(b'"') => {
-                        // Only the bytes before the quote are text.
-                        or |= w & !(u64::MAX << (8 * n));
-                        break 'text p;
-                    }
-                    Some(b'\\') => {
-                        escaped = true;
-                        let next = self.escape(p + 1, full)?;
-                        let covered = next - at;
-                        if covered >= 8 {
-                            or |= w;
-                            at = next;
-                            break;
-                        }
-                        marks &= u64::MAX << (8 * covered);
-                        if marks == 0 {
-                            or |= w;
-                            at += 8;
-                            break;
-                        }
-                    }
-                    _ => return Err(BodyError::new(K::ControlCharacterInString, p)),
-                }
-            }
+        let run = text::run(buf, start, full, true, 0);
+        let end = match run.stop {
+            Stop::Quote(p) => p,
+            // Refused by the lexeme: not valid, or cut by the end.
+            Stop::Escape(p) => return Err(super::lex::escape_fault(buf, p, full)),
+            Stop::Control(p) => return Err(BodyError::new(K::ControlCharacterInString, p)),
+            Stop::End => return Err(BodyError::new(K::Eof, buf.len())),
         };
         let text = buf.get(start..end).unwrap_or_default();
         if UTF8
             && full
-            && or & HI != 0
+            && run.high
             && let Err(e) = utf8_error(text, start)
         {
             return Err(e);
         }
         self.pos = end + 1;
-        Ok(JsonStr::new(text, escaped))
+        Ok(JsonStr::new(text, run.escaped))
     }
 
     /// `pos` is at the opening quote of an object key: [`string`](Self::string)
@@ -476,42 +289,6 @@ impl<'a> Scanner<'a> {
             Key::EMPTY
         };
         Ok((text, key))
-    }
-
-    /// A long plain run inside a string, from `at`: jumps to the next `"`
-    /// or `\` with memchr, then checks the bytes passed for controls (an
-    /// error) and non-ASCII. Returns that position (or the end) and whether
-    /// non-ASCII was seen.
-    #[inline(never)]
-    fn long_run(&self, at: usize) -> Result<(usize, bool), BodyError> {
-        let tail = self.buf.get(at..).unwrap_or_default();
-        let run = super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
-        let (controls, high) = controls_and_high(tail.get(..run).unwrap_or_default());
-        if controls {
-            let first = tail.iter().position(|&c| c < 0x20).unwrap_or(run);
-            return Err(BodyError::new(K::ControlCharacterInString, at + first));
-        }
-        Ok((at + run, high))
-    }
-
-    /// Skips a string without checking it (it was checked, or a later pass
-    /// checks it). `pos` is at the opening quote.
-    fn raw_string(&mut self) -> Result<(), BodyError> {
-        let mut at = self.pos + 1;
-        loop {
-            let tail = self.buf.get(at..).unwrap_or_default();
-            match super::find::memchr2(b'"', b'\\', tail) {
-                None => return Err(BodyError::new(K::Eof, self.buf.len())),
-                Some(i) => {
-                    at += i;
-                    if self.buf.get(at) == Some(&b'"') {
-                        self.pos = at + 1;
-                        return Ok(());
-                    }
-                    at += 2;
-                }
-            }
-        }
     }
 
     // ----- literals and numbers ----------------------------------------
@@ -609,8 +386,8 @@ impl<'a> Scanner<'a> {
     /// `base+1 ..= depth` of the value that starts at `start`, with
     /// `base = depth - window` (or 0), and returns `base`. `pos` is where
     /// the machine stands: everything before it was validated, so counting
-    /// brackets outside strings is safe (strings skipped as
-    /// [`raw_string`](Self::raw_string) does). The last opener at each
+    /// brackets outside strings is safe (strings skipped by the views'
+    /// walker, [`skip::string`](super::skip::string)). The last opener at each
     /// level before `pos` is the container open there.
     #[inline(never)]
     #[cold]
@@ -624,9 +401,10 @@ impl<'a> Scanner<'a> {
         while s.pos < self.pos {
             match s.peek() {
                 Some(b'"') => {
-                    if s.raw_string().is_err() {
-                        break;
-                    }
+                    // Validated text: the views' walker finds its end.
+                    let rest = s.buf.get(s.pos + 1..).unwrap_or_default();
+                    let (_, _, after) = super::skip::string(rest);
+                    s.pos = s.buf.len() - after.len();
                 }
                 Some(c @ (b'[' | b'{')) => {
                     s.pos += 1;
@@ -874,103 +652,6 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
-
-    /// The byte-at-a-time string check of microcontrollers gives the word
-    /// check's answer (text, escape flag, end, error and its offset) on
-    /// every input, in every strength.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn string_check_bytes_agree_with_words() {
-        const BYTES: [&[u8]; 14] = [
-            b"\"",
-            b"\\",
-            b"\\n",
-            b"\\u00e9",
-            b"\\ud83d\\ude00",
-            b"\\ud83d",
-            b"\\ude00",
-            b"\\q",
-            b"\\u12",
-            b"\xC3\xA9",
-            b"\xFF",
-            b"\x01",
-            b"\\u",
-            b"\xE2\x82",
-        ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut buf = vec![];
-        let mut oks = 0usize;
-        for _ in 0..100_000 {
-            crate::json::xorshift(&mut seed);
-            buf.clear();
-            buf.push(b'"');
-            let mut r = seed;
-            for _ in 0..seed % 40 {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                let k = (r >> 58) as usize;
-                if k < BYTES.len() {
-                    buf.extend_from_slice(BYTES[k]);
-                } else {
-                    buf.extend_from_slice(&b"abcdefghijklmnopq"[..k % 16 + 1]);
-                }
-            }
-            if seed & 1 == 0 {
-                // Closed, with more text after it.
-                buf.extend_from_slice(b"\",\"next\":1}");
-            }
-            for full in [false, true] {
-                let (mut a, mut b) = (Scanner::new(&buf), Scanner::new(&buf));
-                let (x, y) = (
-                    a.string_utf8::<true, true>(full),
-                    b.string_utf8::<true, false>(full),
-                );
-                oks += usize::from(x.is_ok());
-                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full={full}");
-                let (mut a, mut b) = (Scanner::new(&buf), Scanner::new(&buf));
-                let (x, y) = (
-                    a.string_utf8::<false, true>(full),
-                    b.string_utf8::<false, false>(full),
-                );
-                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full={full} no UTF-8");
-            }
-        }
-        // Both answers are well represented.
-        assert!(
-            (50_000..150_000).contains(&oks),
-            "{oks} of 200 000 accepted"
-        );
-    }
-
-    #[test]
-    fn marks_are_exact_for_every_byte_value() {
-        // Every byte value in every lane, among neighbours that are all
-        // special, all plain, or all high: the mark is set exactly for `"`,
-        // `\` and controls, and no borrow or carry leaks into a neighbour.
-        // Under Miri (slow), two lanes.
-        let lanes: &[usize] = if cfg!(miri) {
-            &[0, 7]
-        } else {
-            &[0, 1, 2, 3, 4, 5, 6, 7]
-        };
-        for fill in [b'a', b'"', 0x00, 0xFF, 0x80, b'\\'] {
-            for &lane in lanes {
-                for c in 0..=255u8 {
-                    let mut bytes = [fill; 8];
-                    bytes[lane] = c;
-                    let marks = special_exact(u64::from_le_bytes(bytes));
-                    assert_eq!(marks & !HI, 0);
-                    for (i, &b) in bytes.iter().enumerate() {
-                        let want = b == b'"' || b == b'\\' || b < 0x20;
-                        assert_eq!(
-                            marks >> (8 * i + 7) & 1 == 1,
-                            want,
-                            "byte {b:#04x} at {i} among {fill:#04x}"
-                        );
-                    }
-                }
-            }
-        }
-    }
 
     #[test]
     fn key_text_agrees_with_string_on_every_short_key() {
@@ -1250,29 +931,6 @@ mod tests {
                 a.pos = start;
                 b.pos = start;
                 assert_eq!((a.ws(), a.pos), (b.ws_run(), b.pos), "{text:?} at {start}");
-            }
-        }
-    }
-
-    #[test]
-    fn controls_and_high_scan_blocks_and_tails() {
-        for len in [0usize, 1, 31, 32, 33, 64, 95] {
-            let plain = vec![b'a'; len];
-            assert_eq!(controls_and_high(&plain), (false, false), "len {len}");
-            for at in 0..len {
-                let mut v = plain.clone();
-                v[at] = 0x1F;
-                assert_eq!(
-                    controls_and_high(&v),
-                    (true, false),
-                    "control at {at} of {len}"
-                );
-                v[at] = 0xE9;
-                assert_eq!(
-                    controls_and_high(&v),
-                    (false, true),
-                    "high at {at} of {len}"
-                );
             }
         }
     }

@@ -1,0 +1,447 @@
+//! The string-text lexeme: the one loop over a JSON string's text, which
+//! every engine that checks strings runs (the whole-buffer scanner behind
+//! `Frame::decode`, and the resumable machine behind `stream`).
+//!
+//! [`run`] reads text from a given index up to the first byte it cannot
+//! take: the closing quote, an escape it does not take (not valid, cut by
+//! the end of the input, or every escape when asked not to take any), a
+//! control byte, or the end of the input. It says which ([`Stop`]), whether
+//! the text before the stop holds a byte >= 0x80 (then the caller checks it
+//! as UTF-8), and whether it took an escape. It names no error: the caller
+//! knows what the stop means where it stands (the scanner: the end of the
+//! input is [`Eof`](crate::BodyErrorKind::Eof) and a refused escape is
+//! named by the escape lexeme, `lex::escape_end`; the machine: the end of a chunk, and the
+//! byte-wise states take the escape).
+//!
+//! Two lanes inside the one function, chosen at compile time and pinned to
+//! each other by a test on every input:
+//!
+//! - hosts ([`HOST`](super::find::HOST)): a word at a time. An exact mask
+//!   marks every `"`, `\` and control byte of the word, and the loop visits
+//!   the marks only (an escape clears the marks it covers), so dense
+//!   escapes cost no reloads; after [`JUMP_AFTER`] plain words in a row, a
+//!   `memchr` jump to the next `"` or `\` and one vector pass over the bytes
+//!   passed for controls and non-ASCII. The last bytes, which fill no word,
+//!   go one at a time;
+//! - microcontrollers: a byte at a time, one copy of the function for every
+//!   caller (the word code costs flash there and buys little on the short
+//!   text a firmware handles).
+
+use super::lex;
+
+const LO: u64 = 0x0101_0101_0101_0101;
+/// Bit 7 of every byte of a word.
+pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Plain words in a row after which the hosts' lane jumps with `memchr`.
+pub(crate) const JUMP_AFTER: u32 = 16;
+
+/// Bit 7 of every byte of `w` that ends a run of plain string text: `"`,
+/// `\` or a control (< 0x20). Exact: no false positives from borrows, so
+/// every mark can be visited.
+#[inline]
+pub(crate) const fn special_exact(w: u64) -> u64 {
+    const M: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let low = w & M;
+    // Each byte's bit 7 is set where its low seven bits differ from `"`,
+    // from `\`, and are >= 0x20 (no carry leaves a byte).
+    let q = (low ^ (LO * b'"' as u64)).wrapping_add(M);
+    let b = (low ^ (LO * b'\\' as u64)).wrapping_add(M);
+    let ctl = low.wrapping_add(LO * 0x60);
+    !(q & b & ctl | w) & HI
+}
+
+/// Where a run of string text stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Stop {
+    /// The closing quote, at this index.
+    Quote(usize),
+    /// A backslash, at this index, whose escape the run did not take: it is
+    /// not valid, or the end of the input cuts it, or the run was asked to
+    /// take no escape.
+    Escape(usize),
+    /// A control byte (< 0x20), at this index.
+    Control(usize),
+    /// The end of the input, inside the text.
+    End,
+}
+
+/// What [`run`] read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Run {
+    /// Where it stopped.
+    pub(crate) stop: Stop,
+    /// Whether the text before the stop holds a byte >= 0x80 (then it must
+    /// be checked as UTF-8). Not meaningful after a [`Stop::Control`].
+    pub(crate) high: bool,
+    /// Whether it took an escape.
+    pub(crate) escaped: bool,
+}
+
+impl Run {
+    /// The index of the stop; the input's length at its end.
+    #[inline]
+    pub(crate) const fn at(&self, len: usize) -> usize {
+        match self.stop {
+            Stop::Quote(p) | Stop::Escape(p) | Stop::Control(p) => p,
+            Stop::End => len,
+        }
+    }
+}
+
+/// The string text of `bytes` from index `at` (inside a string, not on an
+/// escape's later bytes) up to the first byte the text does not take (see
+/// [`Stop`]). With `escapes`, a valid escape that lies whole in `bytes` is
+/// taken (with `full`, a `\uXXXX` surrogate must pair, as
+/// [`lex::escape_ok`] checks); without, every backslash stops the run.
+/// `plain` counts the plain words the caller has seen already (the hosts'
+/// lane jumps after [`JUMP_AFTER`]; 0 for a fresh string).
+#[inline(always)]
+pub(crate) fn run(bytes: &[u8], at: usize, full: bool, escapes: bool, plain: u32) -> Run {
+    if super::find::HOST {
+        run_in::<true>(bytes, at, full, escapes, plain)
+    } else {
+        run_call(bytes, at, full, escapes)
+    }
+}
+
+/// [`run`] on microcontrollers: one copy, the byte lane.
+#[inline(never)]
+fn run_call(bytes: &[u8], at: usize, full: bool, escapes: bool) -> Run {
+    run_in::<false>(bytes, at, full, escapes, 0)
+}
+
+/// The lexeme; `WORDS` selects the hosts' lane.
+#[inline(always)]
+fn run_in<const WORDS: bool>(
+    bytes: &[u8],
+    mut at: usize,
+    full: bool,
+    escapes: bool,
+    mut plain: u32,
+) -> Run {
+    // OR of the text's bytes, by words: bit 7 set means non-ASCII.
+    let mut or = 0u64;
+    let mut escaped = false;
+    let stop = 'text: loop {
+        let word = if WORDS {
+            bytes.get(at..).and_then(<[u8]>::first_chunk::<8>)
+        } else {
+            None
+        };
+        let Some(word) = word else {
+            // Fewer than eight bytes left (or the byte lane).
+            loop {
+                match bytes.get(at) {
+                    None => break 'text Stop::End,
+                    Some(b'"') => break 'text Stop::Quote(at),
+                    Some(b'\\') => {
+                        match escapes.then(|| lex::escape_ok(bytes, at, full)).flatten() {
+                            Some(next) => {
+                                escaped = true;
+                                at = next;
+                            }
+                            None => break 'text Stop::Escape(at),
+                        }
+                    }
+                    Some(&c) if c < 0x20 => break 'text Stop::Control(at),
+                    Some(&c) => {
+                        or |= u64::from(c);
+                        at += 1;
+                    }
+                }
+            }
+        };
+        let w = u64::from_le_bytes(*word);
+        let mut marks = special_exact(w);
+        if marks == 0 {
+            or |= w;
+            at += 8;
+            plain += 1;
+            if WORDS && plain == JUMP_AFTER {
+                plain = 0;
+                match jump(bytes, at) {
+                    Ok((next, high)) => {
+                        at = next;
+                        or |= u64::from(high) << 7;
+                    }
+                    Err(bad) => break 'text Stop::Control(bad),
+                }
+            }
+            continue;
+        }
+        plain = 0;
+        loop {
+            let n = marks.trailing_zeros() / 8;
+            let p = at + n as usize;
+            // Only the bytes before the mark are text.
+            let before = w & !(u64::MAX << (8 * n));
+            // The marked byte, from the word: no second load.
+            #[allow(clippy::cast_possible_truncation)]
+            match (w >> (8 * n)) as u8 {
+                b'"' => {
+                    or |= before;
+                    break 'text Stop::Quote(p);
+                }
+                b'\\' => {
+                    let next = if escapes {
+                        lex::escape_ok(bytes, p, full)
+                    } else {
+                        None
+                    };
+                    let Some(next) = next else {
+                        or |= before;
+                        break 'text Stop::Escape(p);
+                    };
+                    escaped = true;
+                    let covered = next - at;
+                    if covered >= 8 {
+                        or |= w;
+                        at = next;
+                        break;
+                    }
+                    marks &= u64::MAX << (8 * covered);
+                    if marks == 0 {
+                        or |= w;
+                        at += 8;
+                        break;
+                    }
+                }
+                _ => break 'text Stop::Control(p),
+            }
+        }
+    };
+    Run {
+        stop,
+        high: or & HI != 0,
+        escaped,
+    }
+}
+
+/// A long plain run from `at`: jumps to the next `"` or `\` (or the end)
+/// with `memchr`, then checks the bytes passed for controls and non-ASCII
+/// in one pass. Returns that index and whether non-ASCII was seen; `Err`
+/// with the index of the first control byte. (Inlined where the compiler
+/// likes: as a forced call it cost the reader 5 % on long plain text.)
+#[inline]
+fn jump(bytes: &[u8], at: usize) -> Result<(usize, bool), usize> {
+    let tail = bytes.get(at..).unwrap_or_default();
+    let run = super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
+    let text = tail.get(..run).unwrap_or_default();
+    let (controls, high) = controls_and_high(text);
+    if controls {
+        return Err(at + text.iter().position(|&c| c < 0x20).unwrap_or(run));
+    }
+    Ok((at + run, high))
+}
+
+/// Whether `run` holds a control byte, and whether it holds a byte >= 0x80:
+/// 32 bytes per step in lane-wise accumulators (which the compiler turns
+/// into vector minimum and OR where it has vectors), then a byte at a time.
+#[inline]
+fn controls_and_high(run: &[u8]) -> (bool, bool) {
+    let mut low = [0xFFu8; 32];
+    let mut high = [0u8; 32];
+    let mut blocks = run.chunks_exact(32);
+    for block in &mut blocks {
+        for ((l, h), &c) in low.iter_mut().zip(high.iter_mut()).zip(block) {
+            *l = (*l).min(c);
+            *h |= c;
+        }
+    }
+    let mut controls = low.iter().any(|&l| l < 0x20);
+    let mut any_high = high.iter().fold(0, |a, &h| a | h) >= 0x80;
+    for &c in blocks.remainder() {
+        controls |= c < 0x20;
+        any_high |= c >= 0x80;
+    }
+    (controls, any_high)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::vec;
+
+    use super::*;
+
+    /// The lexeme written out byte by byte from JSON's grammar, as the
+    /// oracle of both lanes.
+    fn oracle(bytes: &[u8], mut at: usize, full: bool, escapes: bool) -> (Stop, bool, bool) {
+        let (mut high, mut escaped) = (false, false);
+        loop {
+            match bytes.get(at) {
+                None => return (Stop::End, high, escaped),
+                Some(b'"') => return (Stop::Quote(at), high, escaped),
+                Some(b'\\') => {
+                    // Take a valid whole escape: a one-character escape, or
+                    // `\uXXXX` (with `full`, a high surrogate then `\u` and
+                    // a low one; a low one alone is refused).
+                    let hex = |i: usize| {
+                        bytes
+                            .get(i..i + 4)
+                            .and_then(|h| core::str::from_utf8(h).ok())
+                            .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
+                            .and_then(|h| u16::from_str_radix(h, 16).ok())
+                    };
+                    let next = match bytes.get(at + 1) {
+                        _ if !escapes => None,
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                            Some(at + 2)
+                        }
+                        Some(b'u') => match hex(at + 2) {
+                            Some(_) if !full => Some(at + 6),
+                            Some(0xD800..=0xDBFF) => {
+                                match (bytes.get(at + 6..at + 8), hex(at + 8)) {
+                                    (Some(b"\\u"), Some(0xDC00..=0xDFFF)) => Some(at + 12),
+                                    _ => None,
+                                }
+                            }
+                            Some(0xDC00..=0xDFFF) | None => None,
+                            Some(_) => Some(at + 6),
+                        },
+                        _ => None,
+                    };
+                    match next {
+                        Some(n) => {
+                            escaped = true;
+                            at = n;
+                        }
+                        None => return (Stop::Escape(at), high, escaped),
+                    }
+                }
+                Some(&c) if c < 0x20 => return (Stop::Control(at), high, escaped),
+                Some(&c) => {
+                    high |= c >= 0x80;
+                    at += 1;
+                }
+            }
+        }
+    }
+
+    /// Both lanes give the oracle's answer on generated text: every kind of
+    /// escape (valid, cut, invalid, unpaired), controls, non-ASCII, long
+    /// plain runs (the jump), cut anywhere, in every mode, from every start
+    /// the plain-word count allows.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn both_lanes_answer_as_the_grammar_does() {
+        const PIECES: [&[u8]; 15] = [
+            b"\"",
+            b"\\",
+            b"\\n",
+            b"\\/",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\ud83d",
+            b"\\ude00",
+            b"\\ud83dx",
+            b"\\q",
+            b"\\u12",
+            b"\xC3\xA9",
+            b"\xFF",
+            b"\x01",
+            b"\x7f",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut buf = vec![];
+        for round in 0..60_000 {
+            crate::json::xorshift(&mut seed);
+            buf.clear();
+            let mut r = seed;
+            for _ in 0..seed % 24 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = (r >> 58) as usize;
+                if k < PIECES.len() {
+                    buf.extend_from_slice(PIECES[k]);
+                } else if k < 60 {
+                    buf.extend_from_slice(&b"abcdefghijklmnopq"[..k % 16 + 1]);
+                } else {
+                    // A long plain run, past the jump, sometimes non-ASCII.
+                    buf.extend(std::iter::repeat_n(b'x', 100 + k));
+                    if k & 1 == 0 {
+                        buf.extend_from_slice("\u{e9}".as_bytes());
+                    }
+                }
+            }
+            let cut = if round % 3 == 0 {
+                buf.len()
+            } else {
+                (r as usize) % (buf.len() + 1)
+            };
+            let bytes = &buf[..cut];
+            for full in [false, true] {
+                for escapes in [false, true] {
+                    let want = oracle(bytes, 0, full, escapes);
+                    for (plain, got) in [
+                        (0, run_in::<true>(bytes, 0, full, escapes, 0)),
+                        (15, run_in::<true>(bytes, 0, full, escapes, 15)),
+                        (0, run_in::<false>(bytes, 0, full, escapes, 0)),
+                    ] {
+                        let high = matches!(got.stop, Stop::Control(_)) || got.high == want.1;
+                        assert!(
+                            got.stop == want.0 && got.escaped == want.2 && high,
+                            "{bytes:?} full={full} escapes={escapes} plain={plain}: \
+                             {got:?} against {want:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn marks_are_exact_for_every_byte_value() {
+        // Every byte value in every lane, among neighbours that are all
+        // special, all plain, or all high: the mark is set exactly for `"`,
+        // `\` and controls, and no borrow or carry leaks into a neighbour.
+        // Under Miri (slow), two lanes.
+        let lanes: &[usize] = if cfg!(miri) {
+            &[0, 7]
+        } else {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        };
+        for fill in [b'a', b'"', 0x00, 0xFF, 0x80, b'\\'] {
+            for &lane in lanes {
+                for c in 0..=255u8 {
+                    let mut bytes = [fill; 8];
+                    bytes[lane] = c;
+                    let marks = special_exact(u64::from_le_bytes(bytes));
+                    assert_eq!(marks & !HI, 0);
+                    for (i, &b) in bytes.iter().enumerate() {
+                        let want = b == b'"' || b == b'\\' || b < 0x20;
+                        assert_eq!(
+                            marks >> (8 * i + 7) & 1 == 1,
+                            want,
+                            "byte {b:#04x} at {i} among {fill:#04x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn controls_and_high_scan_blocks_and_tails() {
+        for len in [0usize, 1, 31, 32, 33, 64, 95] {
+            let plain = vec![b'a'; len];
+            assert_eq!(controls_and_high(&plain), (false, false), "len {len}");
+            for at in 0..len {
+                let mut v = plain.clone();
+                v[at] = 0x1F;
+                assert_eq!(
+                    controls_and_high(&v),
+                    (true, false),
+                    "control at {at} of {len}"
+                );
+                v[at] = 0xE9;
+                assert_eq!(
+                    controls_and_high(&v),
+                    (false, true),
+                    "high at {at} of {len}"
+                );
+            }
+        }
+    }
+}
