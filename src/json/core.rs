@@ -31,6 +31,7 @@
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
 use crate::json::lex::{self, Utf16};
+use crate::json::nest::{self, Word};
 use crate::json::number::Number;
 use crate::json::scan::{MAX_DEPTH, WINDOW};
 use crate::json::shape::{
@@ -257,7 +258,7 @@ enum Names {
 const NO_MATCH: u8 = u8::MAX;
 
 /// Bit-stack words: one bit (object or array) per open level of a value.
-const STACK_WORDS: usize = WINDOW / 64;
+const STACK_WORDS: usize = WINDOW / nest::BITS;
 
 /// The state of one body's validation. Fixed size; holds no input byte
 /// except a partial UTF-8 sequence (at most three bytes).
@@ -302,7 +303,7 @@ pub(crate) struct Machine {
     open: usize,
     /// Full checks (typed) or syntax only (ignored).
     full: bool,
-    stack: [u64; STACK_WORDS],
+    stack: [Word; STACK_WORDS],
 
     // ----- cacheScope -----
     scope: ScopeRule,
@@ -436,10 +437,7 @@ impl Machine {
     }
 
     fn is_obj(&self, level: usize) -> bool {
-        let i = level - 1;
-        self.stack
-            .get(i / 64)
-            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+        nest::is_obj(&self.stack, level - 1)
     }
 
     /// The container the machine is directly in (kept in `cont`).
@@ -619,14 +617,10 @@ impl Machine {
                     None => return Err(BodyError::new(K::Eof, at)),
                     Some(_) => return Err(BodyError::new(K::KeyMustBeString, at)),
                 },
-                St::ObjComma => match c {
-                    Some(b'"') => {
-                        i = self.key_start(chunk, i + 1, at)?;
-                    }
-                    Some(b'}') => return Err(BodyError::new(K::TrailingComma, at)),
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(_) => return Err(BodyError::new(K::KeyMustBeString, at)),
-                },
+                St::ObjComma => {
+                    nest::after_object_comma(c).map_err(|k| BodyError::new(k, at))?;
+                    i = self.key_start(chunk, i + 1, at)?;
+                }
                 St::Colon => match c {
                     Some(b':') => {
                         i += 1;
@@ -704,10 +698,10 @@ impl Machine {
                     }
                     (cont, _) => self.element(cont),
                 },
-                St::ArrComma => match (self.cont(), c) {
-                    (_, Some(b']')) => return Err(BodyError::new(K::TrailingComma, at)),
-                    (cont, _) => self.element(cont),
-                },
+                St::ArrComma => {
+                    nest::after_array_comma(c).map_err(|k| BodyError::new(k, at))?;
+                    self.element(self.cont());
+                }
                 St::Value => {
                     i = self.value(i, c, at, sink)?;
                 }
@@ -1034,16 +1028,8 @@ impl Machine {
                 } else if self.depth >= WINDOW {
                     return Err(BodyError::new(K::StreamDepthExceeded, at));
                 }
-                let level = self.depth;
+                nest::set(&mut self.stack, self.depth, b == b'{');
                 self.depth += 1;
-                if let Some(w) = self.stack.get_mut(level / 64) {
-                    let mask = 1u64 << (level % 64);
-                    if b == b'{' {
-                        *w |= mask;
-                    } else {
-                        *w &= !mask;
-                    }
-                }
                 (self.st, self.cont) = if b == b'{' {
                     (St::ObjFirst, Cont::GenObj)
                 } else {

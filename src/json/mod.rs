@@ -8,6 +8,7 @@
 //!   hosts' word masks and `memchr` jump, the microcontrollers' byte loop);
 //! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing,
 //!   and the whole escape check with its errors;
+//! * [`nest`]: the bit stack of bracket kinds and what may follow a comma;
 //! * [`number`]: the number lexeme (grammar, class and range), resumable at
 //!   any byte;
 //! * [`shape`]: the key matcher and the name tables ([`shape::Key`]), the
@@ -19,6 +20,7 @@
 pub(crate) mod core;
 pub(crate) mod find;
 pub(crate) mod lex;
+pub(crate) mod nest;
 pub(crate) mod number;
 pub(crate) mod scan;
 pub(crate) mod shape;

@@ -35,6 +35,7 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::nest::{self, BITS, Word};
 use super::number::{Num, Number};
 use super::shape::Key;
 use super::str::{JsonStr, RawJson};
@@ -55,15 +56,6 @@ pub(crate) const DEEP_WINDOW: usize = 65_536;
 /// slides instead.
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
-
-/// A word of the bit stacks of bracket kinds: pointer-sized, so that on
-/// 32-bit microcontrollers the stacks are cleared by the 4-byte-aligned
-/// `memclr` the firmware has anyway, not a second, 8-byte one (174 B).
-/// On 64-bit hosts it is `u64`, as it always was.
-type Word = usize;
-
-/// Levels (bits) per [`Word`].
-const BITS: usize = Word::BITS as usize;
 
 /// Whether byte `n` of the word `w` (the index of its first special byte,
 /// 8 for none) is a quote with only plain ASCII before it: then a key ends
@@ -410,7 +402,7 @@ impl<'a> Scanner<'a> {
                     s.pos += 1;
                     level += 1;
                     if level > base {
-                        set_bit(stack, level - base - 1, c == b'{');
+                        nest::set(stack, level - base - 1, c == b'{');
                     }
                 }
                 Some(b']' | b'}') => {
@@ -501,7 +493,7 @@ impl<'a> Scanner<'a> {
                             }
                             self.pos += 1;
                             depth += 1;
-                            set_bit(stack, depth - base - 1, c == b'{');
+                            nest::set(stack, depth - base - 1, c == b'{');
                             st = if c == b'{' {
                                 St::AfterOpenObj
                             } else {
@@ -555,21 +547,16 @@ impl<'a> Scanner<'a> {
                         }
                         base = self.recover(stack, start, depth);
                     }
-                    let i = depth - base - 1;
-                    let obj = stack
-                        .get(i / BITS)
-                        .is_some_and(|w| w >> (i % BITS) & 1 == 1);
+                    let obj = nest::is_obj(stack, depth - base - 1);
                     match self.ws() {
                         Some(b',') => {
                             self.pos += 1;
+                            let next = self.ws();
                             if obj {
-                                match self.ws() {
-                                    Some(b'"') => self.key(FULL)?,
-                                    Some(b'}') => return Err(self.err(K::TrailingComma)),
-                                    _ => return Err(self.expected(K::KeyMustBeString)),
-                                }
-                            } else if self.ws() == Some(b']') {
-                                return Err(self.err(K::TrailingComma));
+                                nest::after_object_comma(next).map_err(|k| self.err(k))?;
+                                self.key(FULL)?;
+                            } else {
+                                nest::after_array_comma(next).map_err(|k| self.err(k))?;
                             }
                             st = St::Value;
                         }
@@ -635,13 +622,6 @@ fn slide(stack: &mut [Word], base: usize) -> usize {
         *l = *h;
     }
     base + half * BITS
-}
-
-fn set_bit(stack: &mut [Word], i: usize, on: bool) {
-    if let Some(w) = stack.get_mut(i / BITS) {
-        let mask = 1 << (i % BITS);
-        if on { *w |= mask } else { *w &= !mask }
-    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub(crate) mod request;
 pub(crate) mod result;
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::nest;
 use crate::json::scan::Scanner;
 use crate::json::shape::{Key, NameTable};
 use crate::json::str::{JsonStr, RawJson};
@@ -114,9 +115,8 @@ impl Fields {
                 _ if i == 0 => {}
                 Some(b',') => {
                     s.pos += 1;
-                    if s.ws() == Some(b']') {
-                        return Err(s.err(K::TrailingComma));
-                    }
+                    let next = s.ws();
+                    nest::after_array_comma(next).map_err(|k| s.err(k))?;
                 }
                 Some(b']') => return Err(s.err(K::InvalidLength)),
                 Some(_) => return Err(s.err(K::ExpectedCommaOrEndOfArray)),
@@ -280,11 +280,8 @@ impl Members {
             }
             Some(b',') if !self.first => {
                 s.pos += 1;
-                match s.ws() {
-                    Some(b'"') => {}
-                    Some(b'}') => return Err(s.err(K::TrailingComma)),
-                    _ => return Err(s.expected(K::KeyMustBeString)),
-                }
+                let next = s.ws();
+                nest::after_object_comma(next).map_err(|k| s.err(k))?;
             }
             Some(b'"') if self.first => {}
             Some(_) if self.first => return Err(s.err(K::KeyMustBeString)),

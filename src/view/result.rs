@@ -6,6 +6,7 @@ use core::iter::FusedIterator;
 
 use super::{Fields, Members, TOP};
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::nest;
 use crate::json::scan::Scanner;
 use crate::json::shape::{
     self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, SCOPE_KEYS, ScopeRule,
@@ -222,9 +223,8 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b',') if len > 0 => {
                     self.pos += 1;
-                    if self.ws() == Some(b']') {
-                        return Err(self.err(K::TrailingComma));
-                    }
+                    let next = self.ws();
+                    nest::after_array_comma(next).map_err(|k| self.err(k))?;
                 }
                 None => return Err(self.err(K::Eof)),
                 Some(_) if len > 0 => return Err(self.err(K::ExpectedCommaOrEndOfArray)),
