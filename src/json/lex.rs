@@ -255,34 +255,35 @@ fn escape_end_in(b: &[u8], j: usize, full: bool) -> Result<usize, BodyError> {
 /// flash).
 #[inline(always)]
 fn escape_span(b: &[u8], j: usize, full: bool) -> Result<usize, (K, usize)> {
-    let at = j + 1;
     // Every escape cut by the end of `b` ends the input there.
     let cut = (K::Eof, b.len());
-    let e = *b.get(at).ok_or(cut)?;
+    let e = *b.get(j + 1).ok_or(cut)?;
     if e != b'u' {
         return match escape(e) {
-            Some(_) => Ok(at + 1),
-            None => Err((K::InvalidEscape, at)),
+            Some(_) => Ok(j + 2),
+            None => Err((K::InvalidEscape, j + 1)),
         };
     }
-    let n = hex4_at(b, at + 1)?;
-    let next = at + 5;
-    if !full {
-        return Ok(next);
-    }
-    match utf16(n) {
-        Utf16::Scalar => return Ok(next),
-        Utf16::Low => return Err((K::LoneSurrogate, j)),
-        Utf16::High => {}
-    }
-    match (b.get(next), b.get(next + 1)) {
-        (Some(b'\\'), Some(b'u')) => {}
-        (None, _) | (Some(b'\\'), None) => return Err(cut),
-        _ => return Err((K::LoneSurrogate, j)),
-    }
-    match utf16(hex4_at(b, next + 2)?) {
-        Utf16::Low => Ok(next + 6),
-        _ => Err((K::LoneSurrogate, next)),
+    // One pass per `\uXXXX`: the first, and a low surrogate's after a high
+    // one (at `u`, its backslash).
+    let mut u = j;
+    loop {
+        let n = hex4_at(b, u + 2)?;
+        let next = u + 6;
+        if !full {
+            return Ok(next);
+        }
+        match (utf16(n), u == j) {
+            (Utf16::Scalar, true) | (Utf16::Low, false) => return Ok(next),
+            (Utf16::Low, true) => return Err((K::LoneSurrogate, j)),
+            (_, false) => return Err((K::LoneSurrogate, u)),
+            (Utf16::High, true) => {}
+        }
+        match (b.get(next), b.get(next + 1)) {
+            (Some(b'\\'), Some(b'u')) => u = next,
+            (None, _) | (Some(b'\\'), None) => return Err(cut),
+            _ => return Err((K::LoneSurrogate, j)),
+        }
     }
 }
 
