@@ -8,7 +8,7 @@
 use core::error::Error;
 
 use diverge_frame::encode::{RequestEncoder, ResultEncoder};
-use diverge_frame::exchange::{Event, Exchange, PathReader, RelayEnd};
+use diverge_frame::exchange::{Event, Exchange, PathReader, RelayEnd, RelayError};
 use diverge_frame::stream::FrameValidator;
 use diverge_frame::{Body, EncodeError, Frame, FrameError, RequestView};
 
@@ -90,6 +90,18 @@ fn the_relay_names_its_case_once() {
     assert_eq!(report(&too_large), "message larger than the 8-byte buffer");
     let end: RelayEnd = RelayEnd::TooLarge(too_large);
     assert_eq!(end.to_string(), "message larger than the 8-byte buffer");
+
+    // A transport's error is named in parentheses; a cause that carries
+    // nothing (`()`, the default) is not printed as `(())`.
+    let end: RelayEnd = RelayEnd::Unanswered(());
+    assert_eq!(end.to_string(), "upstream ended abruptly");
+    let end: RelayEnd<std::io::ErrorKind, ()> = RelayEnd::Unanswered(std::io::ErrorKind::TimedOut);
+    assert_eq!(end.to_string(), "upstream ended abruptly (TimedOut)");
+    let end: RelayEnd<(), std::io::ErrorKind> =
+        RelayEnd::Downstream(std::io::ErrorKind::BrokenPipe);
+    assert_eq!(end.to_string(), "downstream write failed (BrokenPipe)");
+    let err: RelayError = RelayError::Unanswered(());
+    assert_eq!(err.to_string(), "upstream ended abruptly");
 }
 
 #[test]

@@ -162,11 +162,23 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayEnd<R, W> {
             Self::Answered(Tag::Result) => f.write_str("answered with a result frame"),
             Self::Answered(Tag::Error) => f.write_str("answered with an error frame"),
             Self::NotServed => f.write_str("not served"),
-            Self::Unanswered(e) => write!(f, "upstream ended abruptly ({e:?})"),
+            Self::Unanswered(e) => cause(f, "upstream ended abruptly", e),
             Self::Malformed(e) => write!(f, "malformed frame: {e}"),
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
-            Self::Downstream(e) => write!(f, "downstream write failed ({e:?})"),
+            Self::Downstream(e) => cause(f, "downstream write failed", e),
         }
+    }
+}
+
+/// `what`, then the transport's error in parentheses: not for a cause that
+/// carries nothing (a zero-sized type, as `()` where the caller had no
+/// error to give), which would print as `(())`.
+fn cause<E: fmt::Debug>(f: &mut fmt::Formatter<'_>, what: &str, e: &E) -> fmt::Result {
+    f.write_str(what)?;
+    if size_of::<E>() == 0 {
+        Ok(())
+    } else {
+        write!(f, " ({e:?})")
     }
 }
 
@@ -206,10 +218,10 @@ impl<R, W> From<Refused> for RelayError<R, W> {
 impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayError<R, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Unanswered(e) => write!(f, "upstream ended abruptly ({e:?})"),
+            Self::Unanswered(e) => cause(f, "upstream ended abruptly", e),
             Self::Malformed(e) => write!(f, "malformed frame: {e}"),
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
-            Self::Downstream(e) => write!(f, "downstream write failed ({e:?})"),
+            Self::Downstream(e) => cause(f, "downstream write failed", e),
         }
     }
 }
