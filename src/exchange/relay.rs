@@ -565,6 +565,59 @@ pub struct Relayed<R, W> {
     pub forwarded: usize,
 }
 
+/// The relay's loop, written once for [`relay`] and [`relay_async`]: the
+/// same reads, checks, writes and count, with `.await` after each transport
+/// call when the last argument is `await`.
+#[cfg(any(feature = "embedded-io", feature = "embedded-io-async"))]
+macro_rules! relay_body {
+    ($upstream:ident, $downstream:ident, $buf:ident, $cap:ident $(, $await:tt)?) => {
+        {
+            let mut one = [0u8; 1];
+            let $buf = if $buf.is_empty() { &mut one[..] } else { $buf };
+            let mut path = StreamPath::capped($cap);
+            let mut forwarded = 0usize;
+            let end = 'relay: loop {
+                let n = match $upstream.read($buf)$(.$await)? {
+                    Ok(0) => break path.close().into(),
+                    Ok(n) => n,
+                    // The loop stops at the first refusal: this end is unanswered.
+                    Err(cause) => break RelayEnd::Unanswered(cause),
+                };
+                let chunk = $buf.get(..n).unwrap_or_default();
+                if let Err(refused) = path.push(chunk) {
+                    break refused.into();
+                }
+                let mut rest = chunk;
+                while !rest.is_empty() {
+                    match $downstream.write(rest)$(.$await)? {
+                        Ok(0) => match $downstream.write_all(rest)$(.$await)? {
+                            Ok(()) => {
+                                forwarded += rest.len();
+                                rest = &[];
+                            }
+                            Err(e) => break 'relay RelayEnd::Downstream(e),
+                        },
+                        Ok(n) => {
+                            let n = n.min(rest.len());
+                            forwarded += n;
+                            rest = rest.get(n..).unwrap_or_default();
+                        }
+                        Err(e) => break 'relay RelayEnd::Downstream(e),
+                    }
+                }
+            };
+            let end = match end {
+                RelayEnd::Answered(tag) => match $downstream.flush()$(.$await)? {
+                    Ok(()) => RelayEnd::Answered(tag),
+                    Err(e) => RelayEnd::Downstream(e),
+                },
+                other => other,
+            };
+            Relayed { end, forwarded }
+        }
+    };
+}
+
 /// Relays one path cut-through from a blocking `embedded_io::Read` to an
 /// `embedded_io::Write` through `buf` (any size; it bounds the chunk, not
 /// the frame), validating each chunk before it is written, with at most
@@ -605,48 +658,7 @@ where
     R: embedded_io::Read + ?Sized,
     W: embedded_io::Write + ?Sized,
 {
-    let mut one = [0u8; 1];
-    let buf = if buf.is_empty() { &mut one[..] } else { buf };
-    let mut path = StreamPath::capped(cap);
-    let mut forwarded = 0usize;
-    let end = 'relay: loop {
-        let n = match upstream.read(buf) {
-            Ok(0) => break path.close().into(),
-            Ok(n) => n,
-            // The loop stops at the first refusal: this end is unanswered.
-            Err(cause) => break RelayEnd::Unanswered(cause),
-        };
-        let chunk = buf.get(..n).unwrap_or_default();
-        if let Err(refused) = path.push(chunk) {
-            break refused.into();
-        }
-        let mut rest = chunk;
-        while !rest.is_empty() {
-            match downstream.write(rest) {
-                Ok(0) => match downstream.write_all(rest) {
-                    Ok(()) => {
-                        forwarded += rest.len();
-                        rest = &[];
-                    }
-                    Err(e) => break 'relay RelayEnd::Downstream(e),
-                },
-                Ok(n) => {
-                    let n = n.min(rest.len());
-                    forwarded += n;
-                    rest = rest.get(n..).unwrap_or_default();
-                }
-                Err(e) => break 'relay RelayEnd::Downstream(e),
-            }
-        }
-    };
-    let end = match end {
-        RelayEnd::Answered(tag) => match downstream.flush() {
-            Ok(()) => RelayEnd::Answered(tag),
-            Err(e) => RelayEnd::Downstream(e),
-        },
-        other => other,
-    };
-    Relayed { end, forwarded }
+    relay_body!(upstream, downstream, buf, cap)
 }
 
 /// [`relay`] over `embedded_io_async::Read` and `Write`: the same rules,
@@ -673,46 +685,5 @@ where
     R: embedded_io_async::Read + ?Sized,
     W: embedded_io_async::Write + ?Sized,
 {
-    let mut one = [0u8; 1];
-    let buf = if buf.is_empty() { &mut one[..] } else { buf };
-    let mut path = StreamPath::capped(cap);
-    let mut forwarded = 0usize;
-    let end = 'relay: loop {
-        let n = match upstream.read(buf).await {
-            Ok(0) => break path.close().into(),
-            Ok(n) => n,
-            // The loop stops at the first refusal: this end is unanswered.
-            Err(cause) => break RelayEnd::Unanswered(cause),
-        };
-        let chunk = buf.get(..n).unwrap_or_default();
-        if let Err(refused) = path.push(chunk) {
-            break refused.into();
-        }
-        let mut rest = chunk;
-        while !rest.is_empty() {
-            match downstream.write(rest).await {
-                Ok(0) => match downstream.write_all(rest).await {
-                    Ok(()) => {
-                        forwarded += rest.len();
-                        rest = &[];
-                    }
-                    Err(e) => break 'relay RelayEnd::Downstream(e),
-                },
-                Ok(n) => {
-                    let n = n.min(rest.len());
-                    forwarded += n;
-                    rest = rest.get(n..).unwrap_or_default();
-                }
-                Err(e) => break 'relay RelayEnd::Downstream(e),
-            }
-        }
-    };
-    let end = match end {
-        RelayEnd::Answered(tag) => match downstream.flush().await {
-            Ok(()) => RelayEnd::Answered(tag),
-            Err(e) => RelayEnd::Downstream(e),
-        },
-        other => other,
-    };
-    Relayed { end, forwarded }
+    relay_body!(upstream, downstream, buf, cap, await)
 }
