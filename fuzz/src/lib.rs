@@ -12,10 +12,14 @@
 //!   built from the input, and decode → encode → decode.
 //! * [`stream`]: the chunk-fed validators and reader against the
 //!   whole-buffer decoders, on cuts the fuzzer picks.
+//! * [`relay`]: `exchange::relay` between transports the fuzzer scripts
+//!   (buffer, cap, partial and failing writes, an abrupt end), judged by
+//!   properties of what went down and how it ended.
 //!
 //! Every target is a one-line `fuzz_target!` over a function here, so a new
 //! target is one file in `fuzz_targets/` plus one `[[bin]]` in `Cargo.toml`.
 
+pub mod relay;
 pub mod roundtrip;
 pub mod stream;
 pub mod walk;
