@@ -538,38 +538,31 @@ impl NameTable {
     }
 }
 
-const RESULT_TEXT: [&str; 5] = ["resultType", "ttlMs", "cacheScope", "contents", "_meta"];
-const ERROR_TEXT: [&str; 3] = ["code", "message", "data"];
-const REQUEST_TEXT: [&str; 4] = ["_meta", "uri", "inputResponses", "requestState"];
-const ITEM_TEXT: [&str; 5] = ["uri", "mimeType", "text", "blob", "_meta"];
-const SCOPE_TEXT: [&str; 2] = ["public", "private"];
+/// A [`NameTable`] of the names `text`, its packed keys derived at compile
+/// time.
+macro_rules! name_table {
+    ($($name:literal),+ $(,)?) => {{
+        const TEXT: &[&str] = &[$($name),+];
+        NameTable {
+            text: TEXT,
+            keys: &Key::table([$($name),+]),
+        }
+    }};
+}
 
 /// The result's fields, in declaration order (the errors' and the
 /// positional form's order).
-pub(crate) const RESULT_KEYS: NameTable = NameTable {
-    text: &RESULT_TEXT,
-    keys: &Key::table(RESULT_TEXT),
-};
+pub(crate) const RESULT_KEYS: NameTable =
+    name_table!("resultType", "ttlMs", "cacheScope", "contents", "_meta");
 /// The error's fields.
-pub(crate) const ERROR_KEYS: NameTable = NameTable {
-    text: &ERROR_TEXT,
-    keys: &Key::table(ERROR_TEXT),
-};
+pub(crate) const ERROR_KEYS: NameTable = name_table!("code", "message", "data");
 /// The request's fields.
-pub(crate) const REQUEST_KEYS: NameTable = NameTable {
-    text: &REQUEST_TEXT,
-    keys: &Key::table(REQUEST_TEXT),
-};
+pub(crate) const REQUEST_KEYS: NameTable =
+    name_table!("_meta", "uri", "inputResponses", "requestState");
 /// A content item's members the untagged choice looks at ([`ItemKey`] order).
-pub(crate) const ITEM_KEYS: NameTable = NameTable {
-    text: &ITEM_TEXT,
-    keys: &Key::table(ITEM_TEXT),
-};
+pub(crate) const ITEM_KEYS: NameTable = name_table!("uri", "mimeType", "text", "blob", "_meta");
 /// The `cacheScope` names ([`CacheScope`] order).
-pub(crate) const SCOPE_KEYS: NameTable = NameTable {
-    text: &SCOPE_TEXT,
-    keys: &Key::table(SCOPE_TEXT),
-};
+pub(crate) const SCOPE_KEYS: NameTable = name_table!("public", "private");
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
