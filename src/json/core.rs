@@ -32,13 +32,13 @@ use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
 use crate::json::lex::{self, Utf16};
 use crate::json::nest::{self, Word};
-use crate::json::number::Number;
-use crate::json::scan::{MAX_DEPTH, WINDOW};
+use crate::json::scan::{Scanner, WINDOW};
 use crate::json::shape::{
     self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, NameTable, REQUEST_KEYS,
-    RESULT_KEYS, SCOPE_KEYS, ScopeRule,
+    RESULT_KEYS,
 };
 use crate::json::text::{self, Stop};
+use crate::json::walk::{Walk, Walked};
 
 /// Which body the machine validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,10 +209,8 @@ enum St {
     PairBs,
     /// After a high surrogate and `\`: a `u` must follow.
     PairU,
-    /// Inside a number.
-    Num,
-    /// Inside `true`, `false` or `null`.
-    Lit,
+    /// Inside a value the schema does not interpret: the walker's.
+    Walk,
     /// After the top-level value: whitespace only.
     End,
 }
@@ -241,8 +239,6 @@ enum Cont {
     TopArr,
     Contents,
     Item,
-    GenObj,
-    GenArr,
 }
 
 /// Which key names a string is matched against.
@@ -251,7 +247,6 @@ enum Names {
     None,
     Top,
     Item,
-    Scope,
 }
 
 /// `key_found` when the key is none of the names.
@@ -296,17 +291,10 @@ pub(crate) struct Machine {
     key_at: usize,
     item: ItemShape,
 
-    // ----- a value the schema does not interpret (`_meta`, `data`, ignored) -----
-    /// Open containers inside the current value.
-    depth: usize,
-    /// Containers open around the current value (for the depth limit).
-    open: usize,
-    /// Full checks (typed) or syntax only (ignored).
-    full: bool,
+    // ----- a value the schema does not interpret (`_meta`, `data`, ignored, `cacheScope`) -----
+    /// The walk of that value ([`json::walk`](super::walk)).
+    walk: Walk,
     stack: [Word; STACK_WORDS],
-
-    // ----- cacheScope -----
-    scope: ScopeRule,
 
     // ----- strings -----
     key: bool,
@@ -335,12 +323,6 @@ pub(crate) struct Machine {
     pair: bool,
     high: u16,
 
-    // ----- numbers and literals -----
-    /// The number being read.
-    number: Number,
-    lit: &'static [u8],
-    lit_i: u8,
-
     // ----- a raw field being handed out -----
     cap: Option<Field>,
     cap_from: usize,
@@ -367,11 +349,8 @@ impl Machine {
             null: false,
             key_at: 0,
             item: ItemShape::new(),
-            depth: 0,
-            open: 0,
-            full: false,
+            walk: Walk::new(false, 0, false),
             stack: [0; STACK_WORDS],
-            scope: ScopeRule::start(None),
             key: false,
             str_full: false,
             key_found: NO_MATCH,
@@ -388,9 +367,6 @@ impl Machine {
             hex_n: 0,
             pair: false,
             high: 0,
-            number: Number::new(0, false),
-            lit: b"",
-            lit_i: 0,
             cap: None,
             cap_from: 0,
         }
@@ -432,12 +408,7 @@ impl Machine {
                 Kind::Request => REQUEST_KEYS,
             },
             Names::Item => ITEM_KEYS,
-            Names::Scope => SCOPE_KEYS,
         }
-    }
-
-    fn is_obj(&self, level: usize) -> bool {
-        nest::is_obj(&self.stack, level - 1)
     }
 
     /// The container the machine is directly in (kept in `cont`).
@@ -448,13 +419,7 @@ impl Machine {
 
     /// Recomputes `cont` after a container opened or closed.
     fn set_cont(&mut self) {
-        self.cont = if self.depth > 0 {
-            if self.is_obj(self.depth) {
-                Cont::GenObj
-            } else {
-                Cont::GenArr
-            }
-        } else if self.in_item {
+        self.cont = if self.in_item {
             Cont::Item
         } else if self.in_contents {
             Cont::Contents
@@ -566,30 +531,6 @@ impl Machine {
                     None => return Err(BodyError::new(K::Eof, at)),
                     Some(_) => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
                 },
-                St::Num => match self.number.lex(chunk, i, self.base, eof)? {
-                    // The chunk ended inside the number.
-                    None => i = chunk.len(),
-                    Some(end) => {
-                        i = end;
-                        // The range check (`value_end` asks the class again).
-                        self.number.finish()?;
-                        self.after_scalar(chunk, i, self.base + i, sink)?;
-                    }
-                },
-                St::Lit => {
-                    let want = self.lit.get(usize::from(self.lit_i)).copied();
-                    match c {
-                        None => return Err(BodyError::new(K::Eof, at)),
-                        Some(c) if Some(c) == want => {
-                            i += 1;
-                            self.lit_i += 1;
-                            if usize::from(self.lit_i) == self.lit.len() {
-                                self.after_scalar(chunk, i, at + 1, sink)?;
-                            }
-                        }
-                        Some(_) => return Err(BodyError::new(K::InvalidLiteral, at)),
-                    }
-                }
                 St::Start => match c {
                     Some(b'{') => {
                         i += 1;
@@ -641,26 +582,22 @@ impl Machine {
                     let cont = self.cont();
                     match (cont, c) {
                         (_, None) => return Err(BodyError::new(K::Eof, at)),
-                        (Cont::TopObj | Cont::Item | Cont::GenObj, Some(b'}'))
-                        | (Cont::Contents | Cont::GenArr, Some(b']')) => {
+                        (Cont::TopObj | Cont::Item, Some(b'}')) | (Cont::Contents, Some(b']')) => {
                             i += 1;
                             self.close(chunk, i, at, sink)?;
                         }
-                        (Cont::TopObj | Cont::Item | Cont::GenObj, Some(b',')) => {
+                        (Cont::TopObj | Cont::Item, Some(b',')) => {
                             i += 1;
                             self.st = St::ObjComma;
                         }
-                        (Cont::Contents | Cont::GenArr, Some(b',')) => {
+                        (Cont::Contents, Some(b',')) => {
                             i += 1;
                             self.st = St::ArrComma;
                         }
-                        (Cont::GenObj, Some(b']')) | (Cont::GenArr, Some(b'}')) => {
-                            return Err(BodyError::new(K::MismatchedBracket, at));
-                        }
-                        (Cont::TopObj | Cont::Item | Cont::GenObj, Some(_)) => {
+                        (Cont::TopObj | Cont::Item, Some(_)) => {
                             return Err(BodyError::new(K::ExpectedCommaOrEndOfObject, at));
                         }
-                        (Cont::Contents | Cont::GenArr, Some(_)) => {
+                        (Cont::Contents, Some(_)) => {
                             return Err(BodyError::new(K::ExpectedCommaOrEndOfArray, at));
                         }
                         (Cont::TopArr, Some(c)) => {
@@ -692,7 +629,7 @@ impl Machine {
                     (Cont::TopArr, Some(b']')) => {
                         return Err(BodyError::new(K::InvalidLength, at));
                     }
-                    (Cont::Contents | Cont::GenArr, Some(b']')) => {
+                    (Cont::Contents, Some(b']')) => {
                         i += 1;
                         self.close(chunk, i, at, sink)?;
                     }
@@ -704,6 +641,16 @@ impl Machine {
                 }
                 St::Value => {
                     i = self.value(i, c, at, sink)?;
+                }
+                St::Walk => {
+                    let mut s = Scanner::chunk(chunk, i, self.base, eof);
+                    match s.walk_call(&mut self.walk, &mut self.stack)? {
+                        Walked::Done => {
+                            i = s.pos;
+                            self.value_end(chunk, i, self.base + i, sink)?;
+                        }
+                        Walked::More | Walked::Deeper => i = chunk.len(),
+                    }
                 }
                 St::End => match c {
                     None => return Ok(()),
@@ -772,12 +719,9 @@ impl Machine {
         self.names = match cont {
             Cont::TopObj => Names::Top,
             Cont::Item => Names::Item,
-            Cont::GenObj if self.field == Field::Scope && self.depth == 1 => Names::Scope,
             _ => Names::None,
         };
-        // Keys are fully checked except inside ignored values.
-        let full = !matches!(cont, Cont::GenObj) || self.full;
-        self.string_start(full);
+        self.string_start(true);
         self.known_key(chunk, i)
     }
 
@@ -842,12 +786,6 @@ impl Machine {
         at: usize,
         sink: &mut S,
     ) -> Result<usize, BodyError> {
-        if self.depth > 0 {
-            if self.field == Field::Scope && self.depth == 1 && self.is_obj(1) {
-                self.scope.member_value(c);
-            }
-            return self.generic(i, c, at);
-        }
         self.value_at = at;
         self.null = false;
         let field = self.field;
@@ -861,19 +799,15 @@ impl Machine {
             },
             Field::Ttl | Field::Code => match c {
                 Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
-                Some(b'-' | b'0'..=b'9') => {
-                    self.full = true;
-                    Ok(self.number_start(at, i))
-                }
+                Some(b'-' | b'0'..=b'9') => Ok(self.number_start(i)),
                 _ => self.wrong(i, c, at, named(field)),
             },
             Field::Scope => {
                 if c == Some(b'n') {
                     return Ok(self.null_literal(i));
                 }
-                self.scope = ScopeRule::start(c);
-                self.generic_value(true, 1);
-                self.generic(i, c, at)
+                self.walk = Walk::scope(1, c, false);
+                Ok(self.walked(i))
             }
             Field::Contents => match c {
                 Some(b'[') => {
@@ -903,8 +837,8 @@ impl Machine {
                         self.captured(field, 3, i, c, at, sink)
                     }
                     _ => {
-                        self.generic_value(true, 3);
-                        self.generic(i, c, at)
+                        self.walk = Walk::new(true, 3, false);
+                        Ok(self.walked(i))
                     }
                 }
             }
@@ -919,12 +853,12 @@ impl Machine {
                     }
                     return Ok(i + 1);
                 }
-                self.generic_value(true, 2);
-                self.generic(i, c, at)
+                self.walk = Walk::new(true, 2, false);
+                Ok(self.walked(i))
             }
             Field::Ignored => {
-                self.generic_value(false, 0);
-                self.generic(i, c, at)
+                self.walk = Walk::new(false, 0, false);
+                Ok(self.walked(i))
             }
             // Never the field of a value's start: `wrong` sets it there.
             Field::Wrong => self.wrong(i, c, at, self.wrong_for),
@@ -951,15 +885,15 @@ impl Machine {
         }
         self.wrong_for = what;
         self.field = Field::Wrong;
-        self.generic_value(true, 0);
-        self.generic(i, c, at)
+        self.walk = Walk::new(true, 0, false);
+        Ok(self.walked(i))
     }
 
-    /// A value the schema does not interpret begins.
-    fn generic_value(&mut self, full: bool, open: usize) {
-        self.full = full;
-        self.open = open;
-        self.depth = 0;
+    /// The value at `i`, which the schema does not interpret, is walked
+    /// ([`St::Walk`], with `walk` set up for it).
+    const fn walked(&mut self, i: usize) -> usize {
+        self.st = St::Walk;
+        i
     }
 
     /// A raw field (`_meta`, `data`) begins: fully checked, and handed to a
@@ -973,8 +907,9 @@ impl Machine {
         at: usize,
         sink: &mut S,
     ) -> Result<usize, BodyError> {
-        self.generic_value(true, open);
-        let next = self.generic(i, c, at)?;
+        let _ = (c, at);
+        self.walk = Walk::new(true, open, false);
+        let next = self.walked(i);
         if sink.reads() && reads_raw(field) {
             self.cap = Some(field);
             self.cap_from = i;
@@ -999,10 +934,8 @@ impl Machine {
     /// `null` for an optional field: the `n` at `i` is consumed.
     fn null_literal(&mut self, i: usize) -> usize {
         self.null = true;
-        self.lit = b"null";
-        self.lit_i = 1;
-        self.st = St::Lit;
-        i + 1
+        self.walk = Walk::new(true, 0, false);
+        self.walked(i)
     }
 
     /// A typed string field's opening quote is at `i`.
@@ -1014,53 +947,6 @@ impl Machine {
         if self.read {
             sink.event(Ev::Start(field));
         }
-        i + 1
-    }
-
-    /// A value inside (or as) a value the schema does not interpret.
-    fn generic(&mut self, i: usize, c: Option<u8>, at: usize) -> Result<usize, BodyError> {
-        match c {
-            Some(b @ (b'[' | b'{')) => {
-                if self.full {
-                    if self.open + self.depth + 1 > MAX_DEPTH {
-                        return Err(BodyError::new(K::RecursionLimitExceeded, at));
-                    }
-                } else if self.depth >= WINDOW {
-                    return Err(BodyError::new(K::StreamDepthExceeded, at));
-                }
-                nest::set(&mut self.stack, self.depth, b == b'{');
-                self.depth += 1;
-                (self.st, self.cont) = if b == b'{' {
-                    (St::ObjFirst, Cont::GenObj)
-                } else {
-                    (St::ArrFirst, Cont::GenArr)
-                };
-                Ok(i + 1)
-            }
-            Some(b'"') => {
-                self.key = false;
-                self.read = false;
-                self.names = if self.field == Field::Scope && self.depth == 0 {
-                    Names::Scope
-                } else {
-                    Names::None
-                };
-                self.string_start(self.full);
-                Ok(i + 1)
-            }
-            Some(b'-' | b'0'..=b'9') => Ok(self.number_start(at, i)),
-            Some(b't') => Ok(self.literal(b"true", i)),
-            Some(b'f') => Ok(self.literal(b"false", i)),
-            Some(b'n') => Ok(self.literal(b"null", i)),
-            Some(_) => Err(BodyError::new(K::ExpectedValue, at)),
-            None => Err(BodyError::new(K::Eof, at)),
-        }
-    }
-
-    fn literal(&mut self, word: &'static [u8], i: usize) -> usize {
-        self.lit = word;
-        self.lit_i = 1;
-        self.st = St::Lit;
         i + 1
     }
 
@@ -1395,10 +1281,6 @@ impl Machine {
             self.read = false;
             sink.event(Ev::End(self.field));
         }
-        if self.names == Names::Scope {
-            let found = self.name.find(SCOPE_KEYS);
-            self.scope.name(found, self.name.is_empty());
-        }
         self.after_scalar(chunk, j + 1, at + 1, sink)
     }
 
@@ -1455,9 +1337,6 @@ impl Machine {
                     .and_then(|j| ITEM_FIELDS.get(j).copied())
                     .unwrap_or(Field::ItemOther);
             }
-            Cont::GenObj if self.field == Field::Scope && self.depth == 1 => {
-                self.scope.name(found, false);
-            }
             _ => {}
         }
         self.st = St::Value;
@@ -1472,12 +1351,7 @@ impl Machine {
         at: usize,
         sink: &mut S,
     ) -> Result<(), BodyError> {
-        if self.depth > 0 {
-            self.st = St::Next;
-            Ok(())
-        } else {
-            self.value_end(chunk, i, at, sink)
-        }
+        self.value_end(chunk, i, at, sink)
     }
 
     /// A closing bracket at absolute `at` was consumed (`i` is the index
@@ -1490,16 +1364,6 @@ impl Machine {
         sink: &mut S,
     ) -> Result<(), BodyError> {
         match self.cont() {
-            Cont::GenObj | Cont::GenArr => {
-                self.depth -= 1;
-                self.set_cont();
-                if self.depth == 0 {
-                    self.value_end(chunk, i, at + 1, sink)
-                } else {
-                    self.st = St::Next;
-                    Ok(())
-                }
-            }
             Cont::Item => {
                 let is_text = self.item.is_text();
                 if !(is_text || self.item.is_blob()) {
@@ -1546,14 +1410,14 @@ impl Machine {
                 let ttl = if self.null {
                     None
                 } else {
-                    Some(shape::ttl_ms(self.number.finish()?, self.value_at)?)
+                    Some(shape::ttl_ms(self.walk.number().finish()?, self.value_at)?)
                 };
                 if sink.reads() {
                     sink.event(Ev::Ttl(ttl));
                 }
             }
             Field::Code => {
-                let code = shape::code(self.number.finish()?, self.value_at)?;
+                let code = shape::code(self.walk.number().finish()?, self.value_at)?;
                 if sink.reads() {
                     sink.event(Ev::Code(code));
                 }
@@ -1562,7 +1426,7 @@ impl Machine {
                 let scope = if self.null {
                     None
                 } else {
-                    self.scope.verdict(self.value_at)?
+                    self.walk.rule.verdict(self.value_at)?
                 };
                 if sink.reads() {
                     sink.event(Ev::Scope(scope));
@@ -1600,9 +1464,8 @@ impl Machine {
     // ----- numbers -------------------------------------------------------
 
     /// A number starts at `i` (absolute `at`): `-` or a digit.
-    fn number_start(&mut self, at: usize, i: usize) -> usize {
-        self.st = St::Num;
-        self.number = Number::new(at, self.full);
-        i
+    fn number_start(&mut self, i: usize) -> usize {
+        self.walk = Walk::new(true, 0, false);
+        self.walked(i)
     }
 }

@@ -27,6 +27,7 @@ pub(crate) mod shape;
 pub(crate) mod skip;
 pub(crate) mod str;
 pub(crate) mod text;
+pub(crate) mod walk;
 
 /// One step of xorshift64 (shifts 13, 7, 17), the new state: the unit
 /// tests' one deterministic source of generated inputs.

@@ -35,10 +35,9 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
-use super::nest::{self, BITS, Word};
 use super::number::{Num, Number};
 use super::shape::Key;
-use super::str::{JsonStr, RawJson};
+use super::str::JsonStr;
 use super::text::{self, HI, Stop, special_exact};
 
 /// The reference's container limit: serde_json allows 127 open containers,
@@ -75,23 +74,38 @@ pub(crate) fn utf8_error(text: &[u8], start: usize) -> Result<(), BodyError> {
     }
 }
 
-#[derive(Clone, Copy)]
-enum St {
-    Value,
-    AfterOpenObj,
-    AfterOpenArr,
-    AfterValue,
-}
-
 /// A cursor over one JSON text.
 pub(crate) struct Scanner<'a> {
     pub(crate) buf: &'a [u8],
     pub(crate) pos: usize,
+    /// Absolute offset of `buf[0]` (0 but for a chunk of the streaming
+    /// core), added to every error's offset.
+    pub(crate) base: usize,
+    /// The input ends after `buf` (always, but for a chunk of the
+    /// streaming core that is not the last).
+    pub(crate) last: bool,
 }
 
 impl<'a> Scanner<'a> {
     pub(crate) const fn new(buf: &'a [u8]) -> Self {
-        Self { buf, pos: 0 }
+        Self {
+            buf,
+            pos: 0,
+            base: 0,
+            last: true,
+        }
+    }
+
+    /// A scanner over a chunk of the streaming core: `chunk[0]` is at
+    /// absolute offset `base`, and `last` says whether the input ends
+    /// after it.
+    pub(crate) const fn chunk(chunk: &'a [u8], pos: usize, base: usize, last: bool) -> Self {
+        Self {
+            buf: chunk,
+            pos,
+            base,
+            last,
+        }
     }
 
     #[inline]
@@ -101,7 +115,7 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     pub(crate) const fn err(&self, kind: K) -> BodyError {
-        BodyError::new(kind, self.pos)
+        BodyError::new(kind, self.base + self.pos)
     }
 
     /// Skips whitespace and returns the next byte, not consumed. On hosts
@@ -285,7 +299,7 @@ impl<'a> Scanner<'a> {
 
     // ----- literals and numbers ----------------------------------------
 
-    fn literal(&mut self, word: &[u8]) -> Result<(), BodyError> {
+    pub(super) fn literal(&mut self, word: &[u8]) -> Result<(), BodyError> {
         for (i, &expected) in word.iter().enumerate() {
             match self.buf.get(self.pos + i) {
                 None => return Err(BodyError::new(K::Eof, self.buf.len())),
@@ -311,7 +325,7 @@ impl<'a> Scanner<'a> {
     /// A number's grammar only (serde_json's `ignore_integer`), in ignored
     /// values.
     #[inline]
-    fn number_syntax(&mut self) -> Result<(), BodyError> {
+    pub(super) fn number_syntax(&mut self) -> Result<(), BodyError> {
         if super::find::HOST {
             self.number_of(false).map(drop)
         } else {
@@ -335,260 +349,6 @@ impl<'a> Scanner<'a> {
         n.finish()
     }
 
-    // ----- values --------------------------------------------------------
-
-    /// Validates one value fully, the way serde_json parses a `Value`, with
-    /// `open` containers already open around it.
-    pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
-        let start = self.pos;
-        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
-        self.machine::<true>(&mut stack, open, false)?;
-        Ok(RawJson::new(
-            self.buf.get(start..self.pos).unwrap_or_default(),
-        ))
-    }
-
-    /// Checks one ignored value's syntax, at any depth, naming the first
-    /// defect in reading order as serde_json's `ignore_value` does.
-    pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
-        let start = self.pos;
-        let mut stack = [0; WINDOW / BITS];
-        let done = self.machine::<false>(&mut stack, 0, DEEP_WINDOW > WINDOW)?;
-        if DEEP_WINDOW > WINDOW && !done {
-            // Deeper than [`WINDOW`] levels on a host: again from the start,
-            // on the deep window.
-            self.pos = start;
-            self.value_syntax_deep()
-        } else {
-            Ok(())
-        }
-    }
-
-    /// [`value_syntax`](Self::value_syntax) on a [`DEEP_WINDOW`]-level
-    /// stack, for values nested deeper than [`WINDOW`] (hosts only: on
-    /// microcontrollers the first stack slides instead).
-    #[inline(never)]
-    #[cold]
-    fn value_syntax_deep(&mut self) -> Result<(), BodyError> {
-        let mut stack = [0; DEEP_WINDOW / BITS];
-        self.machine::<false>(&mut stack, 0, false).map(drop)
-    }
-
-    /// Puts back on `stack` the kinds of the open containers at levels
-    /// `base+1 ..= depth` of the value that starts at `start`, with
-    /// `base = depth - window` (or 0), and returns `base`. `pos` is where
-    /// the machine stands: everything before it was validated, so counting
-    /// brackets outside strings is safe (strings skipped by the views'
-    /// walker, [`skip::string`](super::skip::string)). The last opener at each
-    /// level before `pos` is the container open there.
-    #[inline(never)]
-    #[cold]
-    fn recover(&self, stack: &mut [Word], start: usize, depth: usize) -> usize {
-        let base = depth.saturating_sub(window(stack.len()));
-        let mut s = Scanner {
-            buf: self.buf,
-            pos: start,
-        };
-        let mut level = 0usize;
-        while s.pos < self.pos {
-            match s.peek() {
-                Some(b'"') => {
-                    // Validated text: the views' walker finds its end.
-                    let rest = s.buf.get(s.pos + 1..).unwrap_or_default();
-                    let (_, _, after) = super::skip::string(rest);
-                    s.pos = s.buf.len() - after.len();
-                }
-                Some(c @ (b'[' | b'{')) => {
-                    s.pos += 1;
-                    level += 1;
-                    if level > base {
-                        nest::set(stack, level - base - 1, c == b'{');
-                    }
-                }
-                Some(b']' | b'}') => {
-                    s.pos += 1;
-                    level = level.saturating_sub(1);
-                }
-                _ => s.pos += 1,
-            }
-        }
-        debug_assert_eq!(level, depth);
-        base
-    }
-
-    /// The value state machine. `FULL` selects full checks with the depth
-    /// limit (`open` containers already open); otherwise syntax checks at
-    /// any depth. The bit stack of bracket kinds holds the levels
-    /// `base+1 ..= base+window` ([`window`] levels: [`BITS`] per word of
-    /// `stack`, at least two words); `base` is 0 unless the value goes
-    /// deeper than the window:
-    ///
-    /// * a push past the window slides it up by half (`grow` false), or
-    ///   stops with `Ok(false)`, `pos` at that bracket (`grow` true: the
-    ///   caller starts again on a deeper stack);
-    /// * a close down to level `base` or below, where the kind of the now
-    ///   current level is needed, recovers the window by one bracket count
-    ///   from the value's start ([`recover`](Self::recover)).
-    ///
-    /// So every level is checked in the one forward pass, and the first
-    /// defect in reading order is the one named. Returns `Ok(true)` at the
-    /// value's end.
-    ///
-    /// On hosts compiled for each strength; on microcontrollers
-    /// ([`HOST`](super::find::HOST) false) once, with the strength a
-    /// run-time flag (the two copies cost 1 KB of flash), and never `grow`.
-    fn machine<const FULL: bool>(
-        &mut self,
-        stack: &mut [Word],
-        open: usize,
-        grow: bool,
-    ) -> Result<bool, BodyError> {
-        if super::find::HOST {
-            self.machine_in(FULL, stack, open, grow)
-        } else {
-            self.machine_call(FULL, stack, open)
-        }
-    }
-
-    /// [`machine`](Self::machine) with the strength a run-time flag.
-    #[inline(never)]
-    fn machine_call(
-        &mut self,
-        full: bool,
-        stack: &mut [Word],
-        open: usize,
-    ) -> Result<bool, BodyError> {
-        self.machine_in(full, stack, open, false)
-    }
-
-    #[inline(always)]
-    #[allow(non_snake_case)]
-    fn machine_in(
-        &mut self,
-        FULL: bool,
-        stack: &mut [Word],
-        open: usize,
-        grow: bool,
-    ) -> Result<bool, BodyError> {
-        let start = self.pos;
-        let window = window(stack.len());
-        let mut depth = 0usize;
-        // Levels `base+1 ..= base+window` are on the stack; changed only
-        // in syntax checks of values deeper than the window.
-        let mut base = 0usize;
-        let mut st = St::Value;
-        loop {
-            match st {
-                St::Value => {
-                    match self.ws() {
-                        Some(c @ (b'[' | b'{')) => {
-                            if FULL && open + depth + 1 > MAX_DEPTH {
-                                return Err(self.err(K::RecursionLimitExceeded));
-                            }
-                            if !FULL && depth == base + window {
-                                if grow {
-                                    return Ok(false);
-                                }
-                                base = slide(stack, base);
-                            }
-                            self.pos += 1;
-                            depth += 1;
-                            nest::set(stack, depth - base - 1, c == b'{');
-                            st = if c == b'{' {
-                                St::AfterOpenObj
-                            } else {
-                                St::AfterOpenArr
-                            };
-                            continue;
-                        }
-                        Some(b'"') => {
-                            self.string(FULL)?;
-                        }
-                        Some(b'-' | b'0'..=b'9') => {
-                            if FULL {
-                                self.number()?;
-                            } else {
-                                self.number_syntax()?;
-                            }
-                        }
-                        Some(b't') => self.literal(b"true")?,
-                        Some(b'f') => self.literal(b"false")?,
-                        Some(b'n') => self.literal(b"null")?,
-                        Some(_) => return Err(self.err(K::ExpectedValue)),
-                        None => return Err(self.err(K::Eof)),
-                    }
-                    st = St::AfterValue;
-                }
-                St::AfterOpenObj => match self.ws() {
-                    Some(b'}') => {
-                        self.pos += 1;
-                        depth -= 1;
-                        st = St::AfterValue;
-                    }
-                    Some(b'"') => {
-                        self.key(FULL)?;
-                        st = St::Value;
-                    }
-                    _ => return Err(self.expected(K::KeyMustBeString)),
-                },
-                St::AfterOpenArr => {
-                    if self.ws() == Some(b']') {
-                        self.pos += 1;
-                        depth -= 1;
-                        st = St::AfterValue;
-                    } else {
-                        st = St::Value;
-                    }
-                }
-                St::AfterValue => {
-                    if depth <= base {
-                        if FULL || depth == 0 {
-                            return Ok(true);
-                        }
-                        base = self.recover(stack, start, depth);
-                    }
-                    let obj = nest::is_obj(stack, depth - base - 1);
-                    match self.ws() {
-                        Some(b',') => {
-                            self.pos += 1;
-                            let next = self.ws();
-                            if obj {
-                                nest::after_object_comma(next).map_err(|k| self.err(k))?;
-                                self.key(FULL)?;
-                            } else {
-                                nest::after_array_comma(next).map_err(|k| self.err(k))?;
-                            }
-                            st = St::Value;
-                        }
-                        Some(b']') if !obj => {
-                            self.pos += 1;
-                            depth -= 1;
-                        }
-                        Some(b'}') if obj => {
-                            self.pos += 1;
-                            depth -= 1;
-                        }
-                        Some(b']' | b'}') => return Err(self.err(K::MismatchedBracket)),
-                        None => return Err(self.err(K::Eof)),
-                        Some(_) if obj => return Err(self.err(K::ExpectedCommaOrEndOfObject)),
-                        Some(_) => return Err(self.err(K::ExpectedCommaOrEndOfArray)),
-                    }
-                }
-            }
-        }
-    }
-
-    /// `pos` is at a key's opening quote: checks the key and the colon.
-    #[inline]
-    fn key(&mut self, full: bool) -> Result<(), BodyError> {
-        if full {
-            self.key_text(true)?;
-        } else {
-            self.key_text(false)?;
-        }
-        self.colon()
-    }
-
     /// Expects `:` (after whitespace) and consumes it.
     pub(crate) fn colon(&mut self) -> Result<(), BodyError> {
         match self.ws() {
@@ -601,29 +361,6 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Levels a syntax check keeps on `words` words of bit stack: an even
-/// number of words, so that the window slides by exactly half (an odd last
-/// word is left unused).
-const fn window(words: usize) -> usize {
-    words / 2 * 2 * BITS
-}
-
-/// Slides the window of a full `stack` up by half: the upper half's bits
-/// move down, and the new base is returned. (A copy of one half onto the
-/// other, not `copy_within`: that is a `memmove`, 1.6 KB of flash more on
-/// the Cortex-M3, where `memcpy` is there anyway.)
-#[inline(never)]
-#[cold]
-fn slide(stack: &mut [Word], base: usize) -> usize {
-    let half = stack.len() / 2;
-    debug_assert!(half > 0, "a window of at least two words");
-    let (low, high) = stack.split_at_mut(half);
-    for (l, h) in low.iter_mut().zip(high.iter()) {
-        *l = *h;
-    }
-    base + half * BITS
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
@@ -632,6 +369,8 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+    use crate::json::nest::{BITS, Word};
+    use crate::json::walk::{Walk, Walked};
 
     #[test]
     fn key_text_agrees_with_string_on_every_short_key() {
@@ -733,18 +472,33 @@ mod tests {
                 let mut b = Scanner::new(&buf);
                 let (mut sa, mut sb) = ([0; 2], [0; 2]);
                 let x = a.machine::<true>(&mut sa, open, false);
-                let y = b.machine_call(true, &mut sb, open);
+                let y = resumable(&mut b, true, &mut sb, open);
                 oks += usize::from(x.is_ok());
-                assert_eq!((x, a.pos), (y, b.pos), "{buf:?} full, open {open}");
+                // (Where a scanner stands after an error is no answer.)
+                let (x, y) = (x.map(|d| (d, a.pos)), y.map(|d| (d, b.pos)));
+                assert_eq!(x, y, "{buf:?} full, open {open}");
             }
             let mut a = Scanner::new(&buf);
             let mut b = Scanner::new(&buf);
             let (mut sa, mut sb) = ([0; 2], [0; 2]);
             let x = a.machine::<false>(&mut sa, 0, false);
-            let y = b.machine_call(false, &mut sb, 0);
-            assert_eq!((x, a.pos), (y, b.pos), "{buf:?} syntax");
+            let y = resumable(&mut b, false, &mut sb, 0);
+            let (x, y) = (x.map(|d| (d, a.pos)), y.map(|d| (d, b.pos)));
+            assert_eq!(x, y, "{buf:?} syntax");
         }
         assert!(oks > 1000, "{oks} accepted");
+    }
+
+    /// The walker's resumable lane over the whole buffer (the
+    /// microcontrollers' lane): whether the value ended.
+    fn resumable(
+        s: &mut Scanner<'_>,
+        full: bool,
+        stack: &mut [Word],
+        open: usize,
+    ) -> Result<bool, BodyError> {
+        let mut w = Walk::new(full, open, true);
+        s.walk_call(&mut w, stack).map(|d| d == Walked::Done)
     }
 
     /// A value's syntax check with `words` words of bit stack that never
@@ -802,7 +556,7 @@ mod tests {
             assert_eq!(got, want, "value_syntax, {} bytes", input.len());
             assert_eq!(sliding(input, WINDOW / BITS), want, "first stack");
             let mut s = Scanner::new(input);
-            let got = s.machine_call(false, &mut [0; WINDOW / BITS], 0);
+            let got = resumable(&mut s, false, &mut [0; WINDOW / BITS], 0);
             assert_eq!(got.map(|_| s.pos), want, "run-time strength");
         }
         // The issue's case: a wrong closer below 1 100 opened arrays.

@@ -28,6 +28,8 @@
 //!   text a firmware handles).
 
 use super::lex;
+use super::shape::Key;
+use crate::error::{BodyError, BodyErrorKind as K};
 
 const LO: u64 = 0x0101_0101_0101_0101;
 /// Bit 7 of every byte of a word.
@@ -256,6 +258,241 @@ fn controls_and_high(run: &[u8]) -> (bool, bool) {
         any_high |= c >= 0x80;
     }
     (controls, any_high)
+}
+
+/// Length of the UTF-8 sequence a lead byte starts (a lead that
+/// `from_utf8` reported as cut short).
+pub(crate) const fn sequence_len(lead: u8) -> usize {
+    match lead {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        _ => 2,
+    }
+}
+
+/// A string read across chunks: the string lexeme where a chunk's end may
+/// fall anywhere in the text (inside an escape, a surrogate pair or a UTF-8
+/// sequence). [`more`](Self::more) runs [`run`] over each chunk; what a cut
+/// leaves unfinished (at most twelve bytes of an escape, or three of a
+/// character) is held and finished from the next chunk's first bytes, by
+/// the same escape lexeme ([`lex::escape_end`]) and the same UTF-8 check,
+/// so every answer and offset is the whole-buffer scanner's: a defect of
+/// the text's UTF-8 is held until the closing quote (the scanner checks the
+/// text after finding its end, so a bad escape, a control byte or the end
+/// of the input later in the string wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Cut {
+    /// Fully checked (UTF-8, surrogates), not syntax only.
+    full: bool,
+    /// The text is gathered as a [`Key`] (unescaped) for the name tables.
+    names: bool,
+    name: Key,
+    /// The first UTF-8 defect (absolute offset).
+    utf8_err: Option<usize>,
+    /// Bytes held from the last chunk: an escape from its backslash
+    /// (`escape`), or a character from its lead byte.
+    carry: [u8; 12],
+    carried: u8,
+    escape: bool,
+    /// Absolute offset of `carry[0]`.
+    carry_at: usize,
+}
+
+impl Cut {
+    /// A string whose text begins: checked fully or for syntax only, its
+    /// text gathered for the name tables with `names`.
+    pub(crate) const fn new(full: bool, names: bool) -> Self {
+        Self {
+            full,
+            names,
+            name: Key::EMPTY,
+            utf8_err: None,
+            carry: [0; 12],
+            carried: 0,
+            escape: false,
+            carry_at: 0,
+        }
+    }
+
+    /// Whether the text is gathered for the name tables.
+    pub(crate) const fn gathers(&self) -> bool {
+        self.names
+    }
+
+    /// The text as the name tables see it (with `names`).
+    pub(crate) const fn name(&self) -> Key {
+        self.name
+    }
+
+    /// Reads the string on from `bytes[i]`; `bytes[0]` is at absolute offset
+    /// `base`, and with `last` the input ends after `bytes`.
+    ///
+    /// `Ok(Some(j))`: the string closed, `j` is the index after its quote.
+    /// `Ok(None)`: `bytes` ran out inside it (only without `last`).
+    /// `Err`: the whole-buffer scanner's error for the string.
+    pub(crate) fn more(
+        &mut self,
+        bytes: &[u8],
+        mut i: usize,
+        base: usize,
+        last: bool,
+    ) -> Result<Option<usize>, BodyError> {
+        if self.carried > 0 {
+            match self.finish_carry(bytes, i, base, last)? {
+                Some(next) => i = next,
+                None => return Ok(None),
+            }
+        }
+        loop {
+            // A string that goes on from the last chunk is likely long: with
+            // a long chunk ahead, the first plain word already jumps.
+            let plain = if i == 0 && bytes.len() >= 256 {
+                JUMP_AFTER - 1
+            } else {
+                0
+            };
+            // Gathered names take escapes one by one, to unescape them.
+            let run = run(bytes, i, self.full, !self.names, plain);
+            let stop = run.at(bytes.len());
+            if let Stop::Control(p) = run.stop {
+                return Err(BodyError::new(K::ControlCharacterInString, base + p));
+            }
+            let seg = bytes.get(i..stop).unwrap_or_default();
+            if self.names && !self.name.is_long() {
+                self.name.push(seg);
+            }
+            if self.full && run.high && self.utf8_err.is_none() {
+                self.utf8(seg, base + i, !last && run.stop == Stop::End);
+            }
+            match run.stop {
+                Stop::Quote(p) => {
+                    return match self.utf8_err {
+                        Some(at) => Err(BodyError::new(K::InvalidUtf8, at)),
+                        None => Ok(Some(p + 1)),
+                    };
+                }
+                Stop::Escape(p) => match lex::escape_end(bytes, p, self.full) {
+                    Ok(end) => {
+                        self.unescaped(bytes.get(p..end).unwrap_or_default());
+                        i = end;
+                    }
+                    Err(e) if e.kind() == K::Eof && !last => {
+                        self.hold(bytes.get(p..).unwrap_or_default(), base + p, true);
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e.shifted(base)),
+                },
+                Stop::End if last => return Err(BodyError::new(K::Eof, base + bytes.len())),
+                Stop::End | Stop::Control(_) => return Ok(None),
+            }
+        }
+    }
+
+    /// The UTF-8 check of a run of text at absolute `at`; `cut`: the
+    /// chunk's end (not a quote, escape or control) ends the run.
+    fn utf8(&mut self, run: &[u8], at: usize, cut: bool) {
+        if let Err(e) = core::str::from_utf8(run) {
+            let valid = e.valid_up_to();
+            let tail = run.get(valid..).unwrap_or_default();
+            if cut && e.error_len().is_none() {
+                self.hold(tail, at + valid, false);
+            } else {
+                self.utf8_err = Some(at + valid);
+            }
+        }
+    }
+
+    fn hold(&mut self, bytes: &[u8], at: usize, escape: bool) {
+        let n = bytes.len().min(self.carry.len());
+        if let (Some(to), Some(from)) = (self.carry.get_mut(..n), bytes.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        // At most twelve.
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            self.carried = n as u8;
+        }
+        self.escape = escape;
+        self.carry_at = at;
+    }
+
+    /// Finishes what the last chunk's end cut, from `bytes[i]`: the index
+    /// to go on from, or `None` when `bytes` ran out again.
+    #[cold]
+    #[inline(never)]
+    fn finish_carry(
+        &mut self,
+        bytes: &[u8],
+        i: usize,
+        base: usize,
+        last: bool,
+    ) -> Result<Option<usize>, BodyError> {
+        let old = usize::from(self.carried);
+        let rest = bytes.get(i..).unwrap_or_default();
+        let want = if self.escape {
+            self.carry.len()
+        } else {
+            sequence_len(self.carry.first().copied().unwrap_or(0))
+        };
+        let take = rest.len().min(want.saturating_sub(old));
+        if let (Some(to), Some(from)) = (self.carry.get_mut(old..old + take), rest.get(..take)) {
+            to.copy_from_slice(from);
+        }
+        let held = self.carry.get(..old + take).unwrap_or_default();
+        // At most twelve.
+        #[allow(clippy::cast_possible_truncation)]
+        let n = (old + take) as u8;
+        let all = take == rest.len();
+        if self.escape {
+            match lex::escape_end(held, 0, self.full) {
+                Ok(end) => {
+                    let esc = self.carry;
+                    self.unescaped(esc.get(..end).unwrap_or_default());
+                    self.carried = 0;
+                    Ok(Some(i + end - old))
+                }
+                Err(e) if e.kind() == K::Eof && !last && all => {
+                    self.carried = n;
+                    Ok(None)
+                }
+                Err(e) => Err(e.shifted(self.carry_at)),
+            }
+        } else {
+            match core::str::from_utf8(held) {
+                Ok(_) => {
+                    if self.names && !self.name.is_long() {
+                        self.name.push(rest.get(..take).unwrap_or_default());
+                    }
+                    self.carried = 0;
+                    Ok(Some(i + take))
+                }
+                Err(e) if e.error_len().is_none() && all => {
+                    if last {
+                        return Err(BodyError::new(K::Eof, base + bytes.len()));
+                    }
+                    self.carried = n;
+                    Ok(None)
+                }
+                // Broken (by a quote, an escape, a control or a bad byte):
+                // the string's UTF-8 defect is at the lead; the bytes after
+                // it are read again as text.
+                Err(_) => {
+                    self.utf8_err = Some(self.carry_at);
+                    self.carried = 0;
+                    Ok(Some(i))
+                }
+            }
+        }
+    }
+
+    /// A whole, valid escape (from its backslash): gathered unescaped.
+    fn unescaped(&mut self, escape: &[u8]) {
+        if self.names && !self.name.is_long() {
+            let (ch, _) = super::skip::decode_escape(escape.get(1..).unwrap_or_default());
+            let mut buf = [0u8; 4];
+            self.name.push(ch.encode_utf8(&mut buf).as_bytes());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,7 @@ use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::nest;
 use crate::json::scan::Scanner;
 use crate::json::shape::{
-    self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, SCOPE_KEYS, ScopeRule,
-    TTL_MS,
+    self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, TTL_MS,
 };
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson, next_key};
@@ -158,47 +157,7 @@ impl<'a> Scanner<'a> {
             return Ok(None);
         }
         let at = self.pos;
-        let mut rule = ScopeRule::start(self.peek());
-        match self.peek() {
-            Some(b'"') => {
-                // `value_full` on a string is `string(true)`, with the same
-                // errors.
-                let name = self.string(true)?;
-                rule.name(
-                    Key::find_at(self.buf, at + 1, name, SCOPE_KEYS),
-                    name.is_empty(),
-                );
-            }
-            Some(b'{') => 'map: {
-                // Walked once, noting the keys on the way. The walk accepts
-                // what `value_full` accepts (the struct cursor's checks,
-                // and `value_full` for each value), but words a few errors
-                // otherwise (`]` after a member): on any error the value is
-                // checked again from its start by `value_full`, whose error
-                // is the one reported.
-                let mut members = Members::open(self);
-                loop {
-                    match members.next(self) {
-                        Ok(Some(member)) => {
-                            rule.name(member.find(SCOPE_KEYS), false);
-                            rule.member_value(self.peek());
-                            if self.value_full(TOP + 1).is_err() {
-                                break;
-                            }
-                        }
-                        Ok(None) => break 'map,
-                        Err(_) => break,
-                    }
-                }
-                self.pos = at;
-                self.value_full(TOP)?;
-                rule = ScopeRule::start(None);
-            }
-            _ => {
-                self.value_full(TOP)?;
-            }
-        }
-        rule.verdict(at)
+        self.scope_value(TOP)?.verdict(at)
     }
 
     /// `contents`: an array of content items. Returns the array's text and

@@ -1,0 +1,744 @@
+//! The value walker: one JSON value the schema does not interpret (an
+//! ignored member, `_meta`, `data`, `inputResponses`, a content item's other
+//! members, `cacheScope`, a scalar of the wrong type), checked in one
+//! forward pass with a bit stack of bracket kinds: written once, for the
+//! whole buffer and for chunks.
+//!
+//! It is built as Boost.JSON builds its resumable parser: one function,
+//! [`Scanner::walk`], in two compiled lanes chosen by a constant.
+//!
+//! * `R = false`, hosts' whole-buffer lane (`Frame::decode`): the position,
+//!   depth and state are locals, strings and numbers are read whole by the
+//!   scanner's lexemes, and no resume code is compiled at all.
+//! * `R = true`, the resumable lane (the streaming core; on
+//!   microcontrollers every caller, so that the firmware links one copy):
+//!   the same states, plus the places where a chunk's end may stop a
+//!   value. There the walk saves its state in a [`Walk`] and returns
+//!   [`Walked::More`]; fed the next chunk, it goes on from that state.
+//!   Strings go through the resumable string lexeme ([`text::Cut`]),
+//!   numbers through the number lexeme's own state ([`Number`]).
+//!
+//! Both lanes name every defect as serde_json does (`ignore_value` for
+//! syntax checks, `Value` for full ones), the first in reading order. Deep
+//! syntax checks keep the scanner's window over the bit stack when the
+//! whole value is in the buffer (the whole-buffer decoders); a chunked
+//! walk cannot count brackets again, and refuses a value deeper than its
+//! stack ([`StreamDepthExceeded`](K::StreamDepthExceeded)).
+
+use crate::error::{BodyError, BodyErrorKind as K};
+
+use super::nest::{self, BITS, Word};
+use super::number::Number;
+use super::scan::{DEEP_WINDOW, MAX_DEPTH, Scanner, WINDOW};
+use super::shape::{Key, SCOPE_KEYS, ScopeRule};
+use super::str::RawJson;
+use super::text::Cut;
+
+/// Where a walk stands (and, in the resumable lane, where it goes on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// A value is next (whitespace first).
+    Value,
+    /// After `{`.
+    OpenObj,
+    /// After `[`.
+    OpenArr,
+    /// After a value: `,`, a close, or the walk's end.
+    After,
+    /// After `,`.
+    Comma,
+    /// Inside a key (resumable lane).
+    Key,
+    /// After a key: `:`.
+    Colon,
+    /// Inside a string value (resumable lane).
+    Str,
+    /// Inside a number (resumable lane).
+    Num,
+    /// Inside `true`, `false` or `null` (resumable lane).
+    Lit,
+}
+
+/// What a walk did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Walked {
+    /// The value ended; the scanner stands after it.
+    Done,
+    /// (Whole-buffer syntax checks asked to `grow`.) The value goes deeper
+    /// than the stack; the scanner stands at the bracket.
+    Deeper,
+    /// The chunk ran out inside the value (resumable lane only).
+    More,
+}
+
+/// A walk's state: what it checks, and in the resumable lane where a
+/// chunk's end left it. Fixed size; holds no input byte except what the
+/// string lexeme holds of a cut escape or character.
+#[derive(Debug, Clone)]
+pub(crate) struct Walk {
+    at: At,
+    /// Open containers inside the value (saved only by a chunked walk, so
+    /// at most its stack's levels).
+    depth: u32,
+    /// Containers open around the value (for the depth limit: at most 3).
+    open: u8,
+    /// Full checks (serde_json's `Value`), or syntax only (`ignore_value`).
+    full: bool,
+    /// The whole value is in the buffer from where the walk started: a
+    /// syntax check deeper than the stack may slide its window and count
+    /// brackets again. Otherwise it refuses to go deeper.
+    whole: bool,
+    /// The value is a `cacheScope`: its string, or its object's keys and
+    /// their values' first bytes, go to `rule`.
+    scope: bool,
+    /// The `cacheScope` rule's answer so far.
+    pub(crate) rule: ScopeRule,
+    text: Cut,
+    number: Number,
+    /// The literal being read (`true`, `false` or `null`), and how many
+    /// of its bytes were.
+    lit: u8,
+    lit_i: u8,
+}
+
+impl Walk {
+    /// A walk of a value with `open` containers open around it, checked
+    /// fully or for syntax only; `whole`: the buffer holds the value whole.
+    pub(crate) const fn new(full: bool, open: usize, whole: bool) -> Self {
+        // 0 to 3 (the result, `contents`, an item) from the bodies; past
+        // the depth limit, any count is the same.
+        #[allow(clippy::cast_possible_truncation)]
+        let open = if open > u8::MAX as usize {
+            u8::MAX
+        } else {
+            open as u8
+        };
+        Self {
+            at: At::Value,
+            depth: 0,
+            open,
+            full,
+            whole,
+            scope: false,
+            rule: ScopeRule::start(None),
+            text: Cut::new(false, false),
+            number: Number::new(0, false),
+            lit: 0,
+            lit_i: 0,
+        }
+    }
+
+    /// The number the walk read last (a walk of one number: its class is
+    /// `number().finish()`).
+    pub(crate) const fn number(&self) -> &Number {
+        &self.number
+    }
+
+    /// The walk of a `cacheScope` value (not `null`) whose first byte is
+    /// `first`, `open` containers around it: fully checked, and its names
+    /// matched (the answer is `rule.verdict` at the end).
+    pub(crate) const fn scope(open: usize, first: Option<u8>, whole: bool) -> Self {
+        let mut w = Self::new(true, open, whole);
+        w.scope = true;
+        w.rule = ScopeRule::start(first);
+        w
+    }
+}
+
+impl<'a> Scanner<'a> {
+    /// Validates one value fully, the way serde_json parses a `Value`, with
+    /// `open` containers already open around it.
+    pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
+        let start = self.pos;
+        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
+        self.machine::<true>(&mut stack, open, false)?;
+        Ok(RawJson::new(
+            self.buf.get(start..self.pos).unwrap_or_default(),
+        ))
+    }
+
+    /// Checks one ignored value's syntax, at any depth, naming the first
+    /// defect in reading order as serde_json's `ignore_value` does.
+    pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
+        let start = self.pos;
+        let mut stack = [0; WINDOW / BITS];
+        let done = self.machine::<false>(&mut stack, 0, DEEP_WINDOW > WINDOW)?;
+        if DEEP_WINDOW > WINDOW && !done {
+            // Deeper than [`WINDOW`] levels on a host: again from the start,
+            // on the deep window.
+            self.pos = start;
+            self.value_syntax_deep()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// [`value_syntax`](Self::value_syntax) on a [`DEEP_WINDOW`]-level
+    /// stack, for values nested deeper than [`WINDOW`] (hosts only: on
+    /// microcontrollers the first stack slides instead).
+    #[inline(never)]
+    #[cold]
+    fn value_syntax_deep(&mut self) -> Result<(), BodyError> {
+        let mut stack = [0; DEEP_WINDOW / BITS];
+        self.machine::<false>(&mut stack, 0, false).map(drop)
+    }
+
+    /// The walk of a whole-buffer value ([`walk`](Self::walk)): `FULL`
+    /// selects full checks with the depth limit (`open` containers already
+    /// open); otherwise syntax checks at any depth. Returns `Ok(true)` at
+    /// the value's end, `Ok(false)` when `grow` asked to stop deeper than
+    /// the stack.
+    ///
+    /// On hosts the walker's whole-buffer lane, compiled for each strength;
+    /// on microcontrollers ([`HOST`](super::find::HOST) false) its
+    /// resumable lane, the streaming core's one copy, with the strength a
+    /// run-time flag (never `grow`).
+    pub(crate) fn machine<const FULL: bool>(
+        &mut self,
+        stack: &mut [Word],
+        open: usize,
+        grow: bool,
+    ) -> Result<bool, BodyError> {
+        let mut w = Walk::new(FULL, open, true);
+        let walked = if super::find::HOST {
+            self.walk::<false>(&mut w, stack, grow)?
+        } else {
+            self.walk_call(&mut w, stack)?
+        };
+        Ok(walked == Walked::Done)
+    }
+
+    /// Walks a `cacheScope` value (not `null`) with `open` containers
+    /// around it, fully: the rule's answer so far (its
+    /// [`verdict`](ScopeRule::verdict) is the field's).
+    pub(crate) fn scope_value(&mut self, open: usize) -> Result<ScopeRule, BodyError> {
+        let mut w = Walk::scope(open, self.peek(), true);
+        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
+        if super::find::HOST {
+            self.walk::<false>(&mut w, &mut stack, false)?;
+        } else {
+            self.walk_call(&mut w, &mut stack)?;
+        }
+        Ok(w.rule)
+    }
+
+    /// The walker's resumable lane as one function: every caller on
+    /// microcontrollers, and the streaming core.
+    #[inline(never)]
+    pub(crate) fn walk_call(
+        &mut self,
+        w: &mut Walk,
+        stack: &mut [Word],
+    ) -> Result<Walked, BodyError> {
+        self.walk::<true>(w, stack, false)
+    }
+}
+
+impl Scanner<'_> {
+    /// Walks one value from `pos` as `w` says, on the bit stack `stack`
+    /// (levels `base+1 ..= base+window`, [`BITS`] per word, at least two
+    /// words). `R` selects the resumable lane (see the module's text); with
+    /// `R` the walk goes on from `w`'s state, and a chunk's end (when the
+    /// scanner's buffer is not the last) saves it there.
+    ///
+    /// Whole-buffer syntax checks deeper than the window slide it up by
+    /// half (`grow` false), or stop with [`Walked::Deeper`] at that bracket
+    /// (`grow` true: the caller starts again on a deeper stack); a close
+    /// down to the window's base, where the kind of the now current level
+    /// is needed, recovers the window by one bracket count from the value's
+    /// start ([`recover`](Self::recover)).
+    #[inline(always)]
+    #[allow(clippy::too_many_lines)]
+    pub(crate) fn walk<const R: bool>(
+        &mut self,
+        w: &mut Walk,
+        stack: &mut [Word],
+        grow: bool,
+    ) -> Result<Walked, BodyError> {
+        let start = self.pos;
+        let window = window(stack.len());
+        let full = w.full;
+        let (mut at, mut depth, mut base) = if R {
+            // Levels below the stack's window: only whole-buffer syntax
+            // checks have any, and they never stop for more bytes.
+            (w.at, w.depth as usize, 0)
+        } else {
+            (At::Value, 0, 0)
+        };
+        // The chunk ran out at `$at`: the resumable lane saves the walk and
+        // asks for more; at the end of the input it falls through to the
+        // error.
+        macro_rules! more {
+            ($at:expr) => {
+                if R && !self.last {
+                    w.at = $at;
+                    // A chunked walk is never deeper than its stack.
+                    #[allow(clippy::cast_possible_truncation)]
+                    {
+                        w.depth = depth as u32;
+                    }
+                    return Ok(Walked::More);
+                }
+            };
+        }
+        loop {
+            match at {
+                At::Value => {
+                    let c = self.ws();
+                    if w.scope && depth == 1 && nest::is_obj(stack, 0) {
+                        w.rule.member_value(c);
+                    }
+                    match c {
+                        Some(c @ (b'[' | b'{')) => {
+                            if full && usize::from(w.open) + depth + 1 > MAX_DEPTH {
+                                return Err(self.err(K::RecursionLimitExceeded));
+                            }
+                            if !full && depth == base + window {
+                                if !w.whole {
+                                    return Err(self.err(K::StreamDepthExceeded));
+                                }
+                                if grow {
+                                    return Ok(Walked::Deeper);
+                                }
+                                base = slide(stack, base);
+                            }
+                            self.pos += 1;
+                            depth += 1;
+                            nest::set(stack, depth - base - 1, c == b'{');
+                            at = if c == b'{' { At::OpenObj } else { At::OpenArr };
+                            continue;
+                        }
+                        Some(b'"') => {
+                            let names = w.scope && depth == 0;
+                            if R {
+                                self.pos += 1;
+                                w.text = Cut::new(full, names);
+                                at = At::Str;
+                                continue;
+                            }
+                            let from = self.pos + 1;
+                            let text = self.string(full)?;
+                            if names {
+                                let found = Key::find_at(self.buf, from, text, SCOPE_KEYS);
+                                w.rule.name(found, text.is_empty());
+                            }
+                        }
+                        Some(b'-' | b'0'..=b'9') => {
+                            if R {
+                                w.number = Number::new(self.base + self.pos, full);
+                                at = At::Num;
+                                continue;
+                            }
+                            if full {
+                                self.number()?;
+                            } else {
+                                self.number_syntax()?;
+                            }
+                        }
+                        Some(c @ (b't' | b'f' | b'n')) => {
+                            let word: &'static [u8] = match c {
+                                b't' => b"true",
+                                b'f' => b"false",
+                                _ => b"null",
+                            };
+                            if R {
+                                w.lit = c;
+                                w.lit_i = 0;
+                                at = At::Lit;
+                                continue;
+                            }
+                            self.literal(word)?;
+                        }
+                        Some(_) => return Err(self.err(K::ExpectedValue)),
+                        None => {
+                            more!(At::Value);
+                            return Err(self.err(K::Eof));
+                        }
+                    }
+                    at = At::After;
+                }
+                At::OpenObj => match self.ws() {
+                    Some(b'}') => {
+                        self.pos += 1;
+                        depth -= 1;
+                        at = At::After;
+                    }
+                    Some(b'"') => at = self.key_start::<R>(w, depth)?,
+                    Some(_) => return Err(self.err(K::KeyMustBeString)),
+                    None => {
+                        more!(At::OpenObj);
+                        return Err(self.err(K::Eof));
+                    }
+                },
+                At::OpenArr => match self.ws() {
+                    Some(b']') => {
+                        self.pos += 1;
+                        depth -= 1;
+                        at = At::After;
+                    }
+                    None => {
+                        more!(At::OpenArr);
+                        return Err(self.err(K::Eof));
+                    }
+                    Some(_) => at = At::Value,
+                },
+                At::After => {
+                    if depth <= base {
+                        if full || depth == 0 {
+                            if R {
+                                w.at = At::Value;
+                            }
+                            return Ok(Walked::Done);
+                        }
+                        base = self.recover(stack, start, depth);
+                    }
+                    let obj = nest::is_obj(stack, depth - base - 1);
+                    match self.ws() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            at = At::Comma;
+                        }
+                        Some(b']') if !obj => {
+                            self.pos += 1;
+                            depth -= 1;
+                        }
+                        Some(b'}') if obj => {
+                            self.pos += 1;
+                            depth -= 1;
+                        }
+                        Some(b']' | b'}') => return Err(self.err(K::MismatchedBracket)),
+                        None => {
+                            more!(At::After);
+                            return Err(self.err(K::Eof));
+                        }
+                        Some(_) if obj => return Err(self.err(K::ExpectedCommaOrEndOfObject)),
+                        Some(_) => return Err(self.err(K::ExpectedCommaOrEndOfArray)),
+                    }
+                }
+                At::Comma => {
+                    let next = self.ws();
+                    if next.is_none() {
+                        more!(At::Comma);
+                    }
+                    if nest::is_obj(stack, depth - base - 1) {
+                        nest::after_object_comma(next).map_err(|k| self.err(k))?;
+                        at = self.key_start::<R>(w, depth)?;
+                    } else {
+                        nest::after_array_comma(next).map_err(|k| self.err(k))?;
+                        at = At::Value;
+                    }
+                }
+                At::Colon => match self.ws() {
+                    Some(b':') => {
+                        self.pos += 1;
+                        at = At::Value;
+                    }
+                    Some(_) => return Err(self.err(K::ExpectedColon)),
+                    None => {
+                        more!(At::Colon);
+                        return Err(self.err(K::Eof));
+                    }
+                },
+                // The resumable lane's lexemes (the whole-buffer lane never
+                // enters these states: its lexemes read whole).
+                At::Key | At::Str | At::Num | At::Lit if !R => return Err(self.err(K::Eof)),
+                At::Key | At::Str => {
+                    let Some(end) = w.text.more(self.buf, self.pos, self.base, self.last)? else {
+                        self.pos = self.buf.len();
+                        more!(at);
+                        return Err(self.err(K::Eof));
+                    };
+                    self.pos = end;
+                    if w.text.gathers() {
+                        let name = w.text.name();
+                        let key = at == At::Key;
+                        w.rule.name(name.find(SCOPE_KEYS), !key && name.is_empty());
+                    }
+                    at = if at == At::Key { At::Colon } else { At::After };
+                }
+                At::Num => {
+                    let Some(end) = w.number.lex(self.buf, self.pos, self.base, self.last)? else {
+                        self.pos = self.buf.len();
+                        more!(At::Num);
+                        return Err(self.err(K::Eof));
+                    };
+                    self.pos = end;
+                    w.number.finish()?;
+                    at = At::After;
+                }
+                At::Lit => {
+                    loop {
+                        let word: &[u8] = match w.lit {
+                            b't' => b"true",
+                            b'f' => b"false",
+                            _ => b"null",
+                        };
+                        let want = word.get(usize::from(w.lit_i)).copied();
+                        if want.is_none() {
+                            break;
+                        }
+                        match self.peek() {
+                            Some(c) if Some(c) == want => {
+                                self.pos += 1;
+                                w.lit_i += 1;
+                            }
+                            Some(_) => return Err(self.err(K::InvalidLiteral)),
+                            None => {
+                                more!(At::Lit);
+                                return Err(self.err(K::Eof));
+                            }
+                        }
+                    }
+                    at = At::After;
+                }
+            }
+        }
+    }
+
+    /// `pos` is at a key's opening quote, in an object `depth` levels into
+    /// the value. The whole-buffer lane reads the key and its colon; the
+    /// resumable lane starts the key's string. Returns where the walk goes
+    /// on.
+    #[inline(always)]
+    fn key_start<const R: bool>(&mut self, w: &mut Walk, depth: usize) -> Result<At, BodyError> {
+        let names = w.scope && depth == 1;
+        if R {
+            self.pos += 1;
+            w.text = Cut::new(w.full, names);
+            return Ok(At::Key);
+        }
+        if names {
+            let (_, key) = self.key_name()?;
+            w.rule.name(key.find(SCOPE_KEYS), false);
+            self.colon()?;
+        } else {
+            self.key(w.full)?;
+        }
+        Ok(At::Value)
+    }
+
+    /// `pos` is at a key's opening quote: checks the key and the colon
+    /// (the whole-buffer lane; left to the compiler to inline).
+    #[inline]
+    fn key(&mut self, full: bool) -> Result<(), BodyError> {
+        if full {
+            self.key_text(true)?;
+        } else {
+            self.key_text(false)?;
+        }
+        self.colon()
+    }
+
+    /// Puts back on `stack` the kinds of the open containers at levels
+    /// `base+1 ..= depth` of the value that starts at `start`, with
+    /// `base = depth - window` (or 0), and returns `base`. `pos` is where
+    /// the walk stands: everything before it was validated, so counting
+    /// brackets outside strings is safe (strings skipped by the views'
+    /// walker, [`skip::string`](super::skip::string)). The last opener at
+    /// each level before `pos` is the container open there.
+    #[inline(never)]
+    #[cold]
+    fn recover(&self, stack: &mut [Word], start: usize, depth: usize) -> usize {
+        let base = depth.saturating_sub(window(stack.len()));
+        let buf = self.buf;
+        let mut pos = start;
+        let mut level = 0usize;
+        while pos < self.pos {
+            match buf.get(pos) {
+                Some(b'"') => {
+                    // Validated text: the views' walker finds its end.
+                    let rest = buf.get(pos + 1..).unwrap_or_default();
+                    let (_, _, after) = super::skip::string(rest);
+                    pos = buf.len() - after.len();
+                }
+                Some(&c @ (b'[' | b'{')) => {
+                    pos += 1;
+                    level += 1;
+                    if level > base {
+                        nest::set(stack, level - base - 1, c == b'{');
+                    }
+                }
+                Some(b']' | b'}') => {
+                    pos += 1;
+                    level = level.saturating_sub(1);
+                }
+                _ => pos += 1,
+            }
+        }
+        debug_assert_eq!(level, depth);
+        base
+    }
+}
+
+/// Levels a walk keeps on `words` words of bit stack: an even number of
+/// words, so that the window slides by exactly half (an odd last word is
+/// left unused).
+const fn window(words: usize) -> usize {
+    words / 2 * 2 * BITS
+}
+
+/// Slides the window of a full `stack` up by half: the upper half's bits
+/// move down, and the new base is returned. (A copy of one half onto the
+/// other, not `copy_within`: that is a `memmove`, 1.6 KB of flash more on
+/// the Cortex-M3, where `memcpy` is there anyway.)
+#[inline(never)]
+#[cold]
+fn slide(stack: &mut [Word], base: usize) -> usize {
+    let half = stack.len() / 2;
+    debug_assert!(half > 0, "a window of at least two words");
+    let (low, high) = stack.split_at_mut(half);
+    for (l, h) in low.iter_mut().zip(high.iter()) {
+        *l = *h;
+    }
+    base + half * BITS
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::json::scan::WINDOW;
+
+    const TOKENS: [&[u8]; 34] = [
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b"\"k\":",
+        b"\"public\":",
+        b"\"private\"",
+        b"\"\\u0070ublic\"",
+        b",",
+        b" ",
+        b":",
+        b"1",
+        b"-0.5e3",
+        b"01",
+        b"1e400",
+        b"123456789012345678901234567890",
+        b"\"\\u00e9\"",
+        b"\"\\ud83d\\ude00\"",
+        b"\"\\ud800\"",
+        b"\"\\udc00x\"",
+        b"\"\\ud800\\n\"",
+        b"\"\xff\"",
+        b"\"\xe2\x82\xac\"",
+        b"\"\xe2\x82\"",
+        b"\"\\q\"",
+        b"\"\\u12G4\"",
+        b"\"ab\x01\"",
+        b"\"",
+        b"true",
+        b"tru",
+        b"null",
+        b"\"a\"",
+        b"\x01",
+        b"[[[[",
+    ];
+
+    /// The walk of `input` through the whole-buffer lane (the hosts'
+    /// decode; on microcontroller builds, the resumable lane over the whole
+    /// buffer): the verdict, the end, and a scope walk's answer.
+    fn whole(input: &[u8], w: &mut Walk) -> Result<usize, BodyError> {
+        let mut s = Scanner::new(input);
+        let mut stack = [0; WINDOW / BITS];
+        let walked = if crate::json::find::HOST {
+            s.walk::<false>(w, &mut stack, false)?
+        } else {
+            s.walk_call(w, &mut stack)?
+        };
+        assert_eq!(walked, Walked::Done);
+        Ok(s.pos)
+    }
+
+    /// The same walk fed as chunks ending at `cuts` (then the rest).
+    fn chunked(input: &[u8], cuts: &[usize], w: &mut Walk) -> Result<usize, BodyError> {
+        let mut stack = [0; WINDOW / BITS];
+        let mut from = 0;
+        for &to in cuts.iter().chain([input.len()].iter()) {
+            let last = to == input.len();
+            let mut s = Scanner::chunk(&input[from..to], 0, from, last);
+            match s.walk_call(w, &mut stack)? {
+                Walked::Done => return Ok(from + s.pos),
+                Walked::More => assert!(!last && s.pos == to - from),
+                Walked::Deeper => panic!("a resumable walk never grows"),
+            }
+            from = to;
+        }
+        panic!("the last chunk ends the walk");
+    }
+
+    fn walks(full: bool, scope: bool, first: Option<u8>) -> Walk {
+        if scope {
+            Walk::scope(1, first, false)
+        } else {
+            Walk::new(full, if full { 120 } else { 0 }, false)
+        }
+    }
+
+    /// Fed in chunks cut anywhere (every single cut, and byte by byte), the
+    /// resumable lane answers as the whole-buffer lane does: verdict, error
+    /// kind and offset, the value's end, and the `cacheScope` rule's answer,
+    /// on token soup of every kind (escapes, pairs, UTF-8 and numbers cut
+    /// anywhere), in both strengths.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn chunks_cut_anywhere_answer_as_the_whole_buffer() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for round in 0..12_000 {
+            crate::json::xorshift(&mut seed);
+            buf.clear();
+            let mut r = seed;
+            for _ in 0..seed % 16 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                buf.extend_from_slice(TOKENS[(r >> 33) as usize % TOKENS.len()]);
+            }
+            let first = skip_ws(&buf);
+            for (full, scope) in [(true, false), (false, false), (true, true)] {
+                let mut a = walks(full, scope, first);
+                let want = whole(&buf, &mut a);
+                oks += usize::from(want.is_ok());
+                let verdict = |w: &Walk| w.rule.verdict(0).ok();
+                let cuts: Vec<Vec<usize>> = if round % 8 == 0 {
+                    vec![(1..buf.len()).collect()]
+                } else {
+                    (0..=buf.len()).map(|c| vec![c]).collect()
+                };
+                for cut in &cuts {
+                    let mut b = walks(full, scope, first);
+                    let got = chunked(&buf, cut, &mut b);
+                    let text = std::string::String::from_utf8_lossy(&buf);
+                    assert_eq!(got, want, "{text:?} full={full} scope={scope} cuts {cut:?}");
+                    if scope && want.is_ok() {
+                        assert_eq!(verdict(&b), verdict(&a), "{text:?} cuts {cut:?}");
+                    }
+                }
+            }
+        }
+        assert!(oks > 1000, "{oks} accepted");
+    }
+
+    fn skip_ws(b: &[u8]) -> Option<u8> {
+        b.iter()
+            .copied()
+            .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+    }
+
+    /// A chunked syntax check refuses to go deeper than its stack, at the
+    /// bracket that would; the whole-buffer lane goes on.
+    #[test]
+    fn chunked_walks_stop_below_their_stack() {
+        let deep = [vec![b'['; WINDOW + 1], vec![b']'; WINDOW + 1]].concat();
+        let mut w = Walk::new(false, 0, false);
+        let e = chunked(&deep, &[3], &mut w).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (K::StreamDepthExceeded, WINDOW));
+        let mut w = Walk::new(false, 0, true);
+        assert_eq!(whole(&deep, &mut w), Ok(deep.len()));
+    }
+}
