@@ -1,15 +1,24 @@
-//! The resumable core: one pushdown automaton for the three bodies
-//! (result, error, request), fed chunk by chunk, holding no byte of the
-//! input.
+//! The resumable core: one pushdown automaton for the structure of the
+//! three bodies (result, error, request), fed chunk by chunk, holding no
+//! byte of the input but what a lexeme cut by a chunk's end holds.
 //!
-//! It is written as a transcription of the whole-buffer decoder
-//! (`json::scan` and `view::*`): every place where that decoder looks at the
-//! next byte is a state here, and "no next byte" (`None`) is handled by the
-//! same arm whether it means the end of the input (after
-//! [`Machine::run`] with `eof`) or only the end of a chunk (then the machine
-//! stops and resumes in that state). So a cut can fall anywhere: inside a
-//! key, an escape, a surrogate pair, a UTF-8 sequence, a number or a
-//! literal.
+//! Its states are the places where the whole-buffer decoder (`json::scan`
+//! and `view::*`) looks at the next structural byte of a body: the top
+//! struct's and the content items' keys, colons, commas and brackets, and
+//! the `contents` array. "No next byte" (`None`) is handled by the same arm
+//! whether it means the end of the input (after [`Machine::run`] with
+//! `eof`) or only the end of a chunk (then the machine stops and resumes in
+//! that state).
+//!
+//! What lies inside a value it hands to code shared with the whole-buffer
+//! decoder: its keys and typed strings to the resumable string lexeme
+//! ([`text::Cut`]: cut anywhere, inside an escape, a surrogate pair or a
+//! UTF-8 sequence), and every value the schema does not interpret (`_meta`,
+//! `data`, ignored members, `cacheScope`, an item's other members, a
+//! wrong-typed scalar) and its numbers and `null`s to the value walker's
+//! resumable lane ([`json::walk`](super::walk)), which is the scanner's
+//! walk compiled with resume points. The key matcher and name tables, and
+//! the `cacheScope`, `ttlMs`, `code` and item rules are `json::shape`'s.
 //!
 //! What the whole-buffer decoder decides late, this decides late too, with
 //! the same offsets: UTF-8 errors of a string are held until its closing
@@ -19,25 +28,18 @@
 //! content item's text/blob verdict at its `}`; `cacheScope` at the end of
 //! its value.
 //!
-//! Leaf code is shared with the scanner, not copied: the string lexeme
-//! (`json::text`, the loop over a string's text), the escape lexemes
-//! (`json::lex`),
-//! the number lexeme (`json::number`, whose state the machine keeps when a
-//! chunk ends inside a number), the key matcher and name tables, and the
-//! `cacheScope`, `ttlMs`, `code` and item rules (`json::shape`). The machine
-//! is compiled for two sinks only (`()` and [`Dyn`]), so the firmware links
-//! one copy of it.
+//! The machine is compiled for two sinks only (`()` and [`Dyn`]), so the
+//! firmware links one copy of it.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::find;
-use crate::json::lex::{self, Utf16};
 use crate::json::nest::{self, Word};
 use crate::json::scan::{Scanner, WINDOW};
 use crate::json::shape::{
     self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, NameTable, REQUEST_KEYS,
     RESULT_KEYS,
 };
-use crate::json::text::{self, Stop};
+use crate::json::text;
 use crate::json::walk::{Walk, Walked};
 
 /// Which body the machine validates.
@@ -198,17 +200,8 @@ enum St {
     ArrComma,
     /// At a value (whitespace first).
     Value,
-    /// Inside a string.
+    /// Inside a string (the string lexeme's, [`text::Cut`]).
     Str,
-    /// After a backslash.
-    Esc,
-    /// Reading `\uXXXX` digits (`hex_n` of them read; the second of a pair
-    /// when `pair`).
-    Hex,
-    /// After a high surrogate: a `\` must follow.
-    PairBs,
-    /// After a high surrogate and `\`: a `u` must follow.
-    PairU,
     /// Inside a value the schema does not interpret: the walker's.
     Walk,
     /// After the top-level value: whitespace only.
@@ -297,31 +290,13 @@ pub(crate) struct Machine {
     stack: [Word; STACK_WORDS],
 
     // ----- strings -----
+    // (The string being read is the walk's string lexeme, `walk.text`: a
+    // walk and a string of the machine's own never run at once.)
     key: bool,
-    /// The string is fully checked (UTF-8, surrogates), not syntax only.
-    str_full: bool,
     /// The matched name of the key just read (`NO_MATCH` for none).
     key_found: u8,
     read: bool,
     names: Names,
-    /// The key (or `cacheScope` string) read so far, as the name tables
-    /// see it.
-    name: Key,
-    /// First invalid UTF-8 offset of this string, reported at its close.
-    utf8_err: Option<usize>,
-    /// A UTF-8 sequence cut by a chunk's end (or by a special byte).
-    pend: [u8; 4],
-    have: u8,
-    need: u8,
-    pend_at: usize,
-    /// The backslash of the escape being read.
-    esc_at: usize,
-    /// The `\uXXXX` digits read so far, as they came (the last in the low
-    /// byte): [`lex::hex4`] reads all four at once.
-    hex: u32,
-    hex_n: u8,
-    pair: bool,
-    high: u16,
 
     // ----- a raw field being handed out -----
     cap: Option<Field>,
@@ -352,21 +327,9 @@ impl Machine {
             walk: Walk::new(false, 0, false),
             stack: [0; STACK_WORDS],
             key: false,
-            str_full: false,
             key_found: NO_MATCH,
             read: false,
             names: Names::None,
-            name: Key::EMPTY,
-            utf8_err: None,
-            pend: [0; 4],
-            have: 0,
-            need: 0,
-            pend_at: 0,
-            esc_at: 0,
-            hex: 0,
-            hex_n: 0,
-            pair: false,
-            high: 0,
             cap: None,
             cap_from: 0,
         }
@@ -454,83 +417,18 @@ impl Machine {
             let at = self.base + i;
             match self.st {
                 St::Str => {
-                    if c.is_none() {
-                        return Err(BodyError::new(K::Eof, at));
-                    }
                     // A key whose opening quote ended the previous chunk:
                     // the known-key lane, which `key_start` tried right after
                     // the quote when it was in the same chunk.
-                    if i == 0 && self.key && self.name.is_empty() {
+                    if i == 0 && self.key && self.walk.text.is_empty() {
                         let next = self.known_key(chunk, i)?;
                         if next > i {
                             i = next;
                             continue;
                         }
                     }
-                    // `find::HOST` first, so that microcontrollers compile
-                    // the compact path alone.
-                    i = if !find::HOST || self.compact || self.names != Names::None {
-                        self.string_bytes(chunk, i, sink)?
-                    } else {
-                        self.quiet_string(chunk, i, sink)?
-                    };
+                    i = self.string(chunk, i, eof, sink)?;
                 }
-                St::Esc => {
-                    i += 1;
-                    match c {
-                        Some(b'u') => {
-                            self.st = St::Hex;
-                            self.hex_n = 0;
-                            self.pair = false;
-                        }
-                        None => return Err(BodyError::new(K::Eof, at)),
-                        Some(e) => {
-                            let Some(ch) = lex::escape(e) else {
-                                return Err(BodyError::new(K::InvalidEscape, at));
-                            };
-                            self.st = St::Str;
-                            self.unescaped(char::from(ch), sink);
-                        }
-                    }
-                }
-                St::Hex => {
-                    // The scanner wants all four bytes before it looks at
-                    // any: a cut-short escape is an early end, whatever its
-                    // bytes.
-                    let Some(c) = c else {
-                        return Err(BodyError::new(K::Eof, at));
-                    };
-                    i += 1;
-                    self.hex = self.hex << 8 | u32::from(c);
-                    self.hex_n += 1;
-                    if self.hex_n == 4 {
-                        match lex::hex4(&self.hex.to_be_bytes()) {
-                            Ok(n) => self.hex_done(n, sink)?,
-                            // `at` is the fourth digit's offset.
-                            Err(k) => {
-                                return Err(BodyError::new(K::InvalidEscape, at + k - 3));
-                            }
-                        }
-                    }
-                }
-                St::PairBs => match c {
-                    Some(b'\\') => {
-                        i += 1;
-                        self.st = St::PairU;
-                    }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(_) => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
-                },
-                St::PairU => match c {
-                    Some(b'u') => {
-                        i += 1;
-                        self.st = St::Hex;
-                        self.hex_n = 0;
-                        self.pair = true;
-                    }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(_) => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
-                },
                 St::Start => match c {
                     Some(b'{') => {
                         i += 1;
@@ -725,14 +623,11 @@ impl Machine {
         self.known_key(chunk, i)
     }
 
-    fn string_start(&mut self, full: bool) {
+    /// A string of the machine's own begins: a key (its text gathered for
+    /// the name tables) or a typed string field.
+    fn string_start(&mut self, key: bool) {
         self.st = St::Str;
-        self.utf8_err = None;
-        self.have = 0;
-        self.need = 0;
-        // `full` is only consulted inside the string.
-        self.str_full = full;
-        self.name = Key::EMPTY;
+        self.walk.text.start(true, key);
     }
 }
 
@@ -752,16 +647,6 @@ const fn reads_string(field: Field) -> bool {
 /// Fields whose raw JSON a reader is given.
 const fn reads_raw(field: Field) -> bool {
     matches!(field, Field::ResultMeta | Field::ItemMeta | Field::Data)
-}
-
-/// Length of the UTF-8 sequence a lead byte starts (a lead that
-/// `from_utf8` reported as cut short).
-const fn sequence_len(lead: u8) -> u8 {
-    match lead {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        _ => 2,
-    }
 }
 
 /// Index of the first `"`, `\` or control byte of `chunk` from `i` (or its
@@ -806,7 +691,7 @@ impl Machine {
                 if c == Some(b'n') {
                     return Ok(self.null_literal(i));
                 }
-                self.walk = Walk::scope(1, c, false);
+                self.walk.begin_scope(1, c);
                 Ok(self.walked(i))
             }
             Field::Contents => match c {
@@ -820,8 +705,8 @@ impl Machine {
             },
             Field::ResultMeta | Field::ReqMeta | Field::InputResponses | Field::Data => match c {
                 Some(b'n') => Ok(self.null_literal(i)),
-                Some(b'{') => self.captured(field, 1, i, c, at, sink),
-                _ if field == Field::Data => self.captured(field, 1, i, c, at, sink),
+                Some(b'{') => self.captured(field, 1, i, sink),
+                _ if field == Field::Data => self.captured(field, 1, i, sink),
                 _ => self.wrong(i, c, at, named(field)),
             },
             Field::ItemUri
@@ -833,11 +718,9 @@ impl Machine {
                 self.note_member(field, c);
                 match c {
                     Some(b'"') => Ok(self.typed_string(field, i, sink)),
-                    Some(b'{') if field == Field::ItemMeta => {
-                        self.captured(field, 3, i, c, at, sink)
-                    }
+                    Some(b'{') if field == Field::ItemMeta => self.captured(field, 3, i, sink),
                     _ => {
-                        self.walk = Walk::new(true, 3, false);
+                        self.walk.begin(true, 3);
                         Ok(self.walked(i))
                     }
                 }
@@ -853,11 +736,11 @@ impl Machine {
                     }
                     return Ok(i + 1);
                 }
-                self.walk = Walk::new(true, 2, false);
+                self.walk.begin(true, 2);
                 Ok(self.walked(i))
             }
             Field::Ignored => {
-                self.walk = Walk::new(false, 0, false);
+                self.walk.begin(false, 0);
                 Ok(self.walked(i))
             }
             // Never the field of a value's start: `wrong` sets it there.
@@ -885,7 +768,7 @@ impl Machine {
         }
         self.wrong_for = what;
         self.field = Field::Wrong;
-        self.walk = Walk::new(true, 0, false);
+        self.walk.begin(true, 0);
         Ok(self.walked(i))
     }
 
@@ -901,14 +784,11 @@ impl Machine {
     fn captured<S: Sink>(
         &mut self,
         field: Field,
-        open: usize,
+        open: u8,
         i: usize,
-        c: Option<u8>,
-        at: usize,
         sink: &mut S,
     ) -> Result<usize, BodyError> {
-        let _ = (c, at);
-        self.walk = Walk::new(true, open, false);
+        self.walk.begin(true, open);
         let next = self.walked(i);
         if sink.reads() && reads_raw(field) {
             self.cap = Some(field);
@@ -934,7 +814,7 @@ impl Machine {
     /// `null` for an optional field: the `n` at `i` is consumed.
     fn null_literal(&mut self, i: usize) -> usize {
         self.null = true;
-        self.walk = Walk::new(true, 0, false);
+        self.walk.begin(true, 0);
         self.walked(i)
     }
 
@@ -943,7 +823,7 @@ impl Machine {
         self.key = false;
         self.names = Names::None;
         self.read = sink.reads() && reads_string(field);
-        self.string_start(true);
+        self.string_start(false);
         if self.read {
             sink.event(Ev::Start(field));
         }
@@ -952,310 +832,28 @@ impl Machine {
 
     // ----- strings -------------------------------------------------------
 
-    /// Inside a string at `chunk[i]`: takes the plain run up to the next
-    /// special byte and handles that byte. Returns the index to go on from.
-    fn string_bytes<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        mut i: usize,
-        sink: &mut S,
-    ) -> Result<usize, BodyError> {
-        loop {
-            let (j, high) = scan(chunk, i);
-            if j > i {
-                let run = chunk.get(i..j).unwrap_or_default();
-                self.plain(run, self.base + i, high, sink);
-            }
-            let at = self.base + j;
-            match chunk.get(j) {
-                None => return Ok(j),
-                Some(b'"') => {
-                    self.string_end(chunk, j, at, sink)?;
-                    return Ok(j + 1);
-                }
-                Some(b'\\') => {
-                    self.break_sequence();
-                    self.esc_at = at;
-                    match self.whole_escape(chunk, j, sink) {
-                        Some(next) => i = next,
-                        None => {
-                            // Cut by the chunk's end, or a defect: the
-                            // byte-wise states decide, exactly.
-                            self.st = St::Esc;
-                            return Ok(j + 1);
-                        }
-                    }
-                }
-                Some(_) => return Err(BodyError::new(K::ControlCharacterInString, at)),
-            }
-        }
-    }
-
-    /// Inside a string whose text nobody reads (the validators, and every
-    /// string of a reader that it does not hand out): the string lexeme
-    /// ([`text::run`], the scanner's too) up to the chunk's end, and the
-    /// text is checked as UTF-8 in one piece, escapes included, as the
-    /// whole-buffer scanner checks it. An escape cut by the chunk's end, or
-    /// not valid, goes to the byte-wise states.
-    fn quiet_string<S: Sink>(
+    /// Inside a string of the machine's own at `chunk[i]`: the string
+    /// lexeme reads on (handing a read field's text to the reader). Returns
+    /// the index to go on from.
+    fn string<S: Sink>(
         &mut self,
         chunk: &[u8],
         i: usize,
+        eof: bool,
         sink: &mut S,
     ) -> Result<usize, BodyError> {
-        // A string that goes on from the last chunk is likely long: with a
-        // long chunk ahead, the first plain word already jumps (as after 16
-        // words in a new string). Short chunks keep the word loop: the jump's
-        // fixed cost is more than their bytes.
-        let plain = if i == 0 && chunk.len() >= 256 {
-            text::JUMP_AFTER - 1
-        } else {
-            0
-        };
-        let run = text::run(chunk, i, self.str_full, true, plain);
-        if let Stop::Control(p) = run.stop {
-            return Err(BodyError::new(K::ControlCharacterInString, self.base + p));
-        }
-        let stop = run.at(chunk.len());
-        if sink.reads() && self.read {
-            self.read_segment(chunk, i, stop, sink);
-        } else if self.str_full && (run.high || self.have < self.need) && stop > i {
-            let text = chunk.get(i..stop).unwrap_or_default();
-            self.plain(text, self.base + i, true, sink);
-        }
-        match run.stop {
-            Stop::Quote(p) => {
-                self.string_end(chunk, p, self.base + p, sink)?;
-                Ok(p + 1)
-            }
-            // Cut by the chunk's end, or a defect: the byte-wise states
-            // decide, exactly.
-            Stop::Escape(p) => {
-                self.break_sequence();
-                self.esc_at = self.base + p;
-                self.st = St::Esc;
-                Ok(p + 1)
-            }
-            Stop::End | Stop::Control(_) => Ok(chunk.len()),
-        }
-    }
-
-    /// Hands out the text of a read string between `chunk[i]` and
-    /// `chunk[stop]`, whose escapes are whole and valid: checked as UTF-8 once,
-    /// then handed out as slices of that `&str` between escapes, each escape
-    /// as its character. A UTF-8 defect or a character cut by the chunk's
-    /// end is kept as the general path keeps it.
-    fn read_segment<S: Sink>(&mut self, chunk: &[u8], i: usize, stop: usize, sink: &mut S) {
-        let mut from = i;
-        if self.have < self.need {
-            from += self.complete_sequence(chunk.get(i..stop).unwrap_or_default(), sink);
-        }
-        if self.utf8_err.is_some() || from >= stop {
-            return;
-        }
-        let seg = chunk.get(from..stop).unwrap_or_default();
-        let (text, defect) = match core::str::from_utf8(seg) {
-            Ok(text) => (text, None),
-            Err(e) => {
-                let valid = e.valid_up_to();
-                let head = seg.get(..valid).and_then(|h| core::str::from_utf8(h).ok());
-                (head.unwrap_or_default(), Some((valid, e.error_len())))
-            }
-        };
         let field = self.field;
-        let bytes = text.as_bytes();
-        let mut a = 0;
-        while let Some(k) = bytes.get(a..).and_then(|b| find::memchr(b'\\', b)) {
-            let bs = a + k;
-            if let Some(piece) = text.get(a..bs).filter(|p| !p.is_empty()) {
-                sink.event(Ev::Str(field, piece));
+        // (`reads` first: a constant `false` for the validators' sink.)
+        let read = sink.reads() && self.read;
+        let mut to_reader = |piece: &str| sink.event(Ev::Str(field, piece));
+        let emit: Option<&mut dyn FnMut(&str)> = if read { Some(&mut to_reader) } else { None };
+        match self.walk.text.more(chunk, i, self.base, eof, emit)? {
+            Some(next) => {
+                self.string_end(chunk, next - 1, self.base + next - 1, sink)?;
+                Ok(next)
             }
-            match self.whole_escape(chunk, from + bs, sink) {
-                Some(next) => a = next - from,
-                None => return,
-            }
+            None => Ok(chunk.len()),
         }
-        if let Some(piece) = text.get(a..).filter(|p| !p.is_empty()) {
-            sink.event(Ev::Str(field, piece));
-        }
-        if let Some((valid, len)) = defect {
-            let tail = seg.get(valid..).unwrap_or_default();
-            self.utf8_defect(tail, len, self.base + from + valid);
-        }
-    }
-
-    /// The fast path for an escape that lies whole in the chunk and is
-    /// valid (the common case): `chunk[j]` is its backslash. Returns the
-    /// index after it, or `None` for the byte-wise states to take it.
-    #[inline]
-    fn whole_escape<S: Sink>(&mut self, chunk: &[u8], j: usize, sink: &mut S) -> Option<usize> {
-        let ch = match *chunk.get(j + 1)? {
-            b'u' => {
-                let n = lex::hex4(chunk.get(j + 2..)?).ok()?;
-                if !self.str_full {
-                    return Some(j + 6);
-                }
-                match lex::utf16(n) {
-                    Utf16::Scalar => {
-                        self.unescaped(char::from_u32(u32::from(n))?, sink);
-                        return Some(j + 6);
-                    }
-                    Utf16::Low => return None,
-                    Utf16::High => {}
-                }
-                let low = match chunk.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..] => lex::hex4(rest).ok()?,
-                    _ => return None,
-                };
-                self.unescaped(lex::pair(n, low)?, sink);
-                return Some(j + 12);
-            }
-            e => char::from(lex::escape(e)?),
-        };
-        self.unescaped(ch, sink);
-        Some(j + 2)
-    }
-
-    /// A run of plain string bytes starting at absolute offset `run_at`.
-    fn plain<S: Sink>(&mut self, run: &[u8], run_at: usize, high: bool, sink: &mut S) {
-        if self.names != Names::None && !self.name.is_long() {
-            self.name.push(run);
-        }
-        if !self.str_full || self.utf8_err.is_some() {
-            return;
-        }
-        let mut run = run;
-        let mut run_at = run_at;
-        if self.have < self.need {
-            let taken = self.complete_sequence(run, sink);
-            run = run.get(taken..).unwrap_or_default();
-            run_at += taken;
-            if self.utf8_err.is_some() || run.is_empty() {
-                return;
-            }
-        }
-        if !high && !self.read {
-            return;
-        }
-        match core::str::from_utf8(run) {
-            Ok(text) => {
-                if self.read {
-                    sink.event(Ev::Str(self.field, text));
-                }
-            }
-            Err(e) => {
-                let valid = e.valid_up_to();
-                if self.read && valid > 0 {
-                    let head = run.get(..valid).unwrap_or_default();
-                    if let Ok(text) = core::str::from_utf8(head) {
-                        sink.event(Ev::Str(self.field, text));
-                    }
-                }
-                let tail = run.get(valid..).unwrap_or_default();
-                self.utf8_defect(tail, e.error_len(), run_at + valid);
-            }
-        }
-    }
-
-    /// Text that `from_utf8` stopped at `tail` (absolute `at`), with its
-    /// `error_len`: a character cut by the end of the text is held for the
-    /// next bytes; anything else is the string's UTF-8 error.
-    fn utf8_defect(&mut self, tail: &[u8], error_len: Option<usize>, at: usize) {
-        match (error_len, tail.first()) {
-            (None, Some(&lead)) if tail.len() < 4 => {
-                self.pend = [0; 4];
-                if let Some(p) = self.pend.get_mut(..tail.len()) {
-                    p.copy_from_slice(tail);
-                }
-                self.have = tail.len() as u8;
-                self.need = sequence_len(lead);
-                self.pend_at = at;
-            }
-            _ => self.utf8_err = Some(at),
-        }
-    }
-
-    /// Completes the held UTF-8 sequence from the start of `run`; returns
-    /// how many bytes it took.
-    fn complete_sequence<S: Sink>(&mut self, run: &[u8], sink: &mut S) -> usize {
-        let mut taken = 0;
-        while self.have < self.need {
-            let Some(&b) = run.get(taken) else {
-                return taken;
-            };
-            if let Some(slot) = self.pend.get_mut(usize::from(self.have)) {
-                *slot = b;
-            }
-            self.have += 1;
-            taken += 1;
-        }
-        let seq = self.pend.get(..usize::from(self.need)).unwrap_or_default();
-        match core::str::from_utf8(seq) {
-            Ok(text) => {
-                if self.read {
-                    sink.event(Ev::Str(self.field, text));
-                }
-            }
-            Err(_) => self.utf8_err = Some(self.pend_at),
-        }
-        self.have = 0;
-        self.need = 0;
-        taken
-    }
-
-    /// A special byte (quote, backslash, control) cuts a held sequence:
-    /// invalid at its lead byte.
-    fn break_sequence(&mut self) {
-        if self.have < self.need {
-            if self.utf8_err.is_none() {
-                self.utf8_err = Some(self.pend_at);
-            }
-            self.have = 0;
-            self.need = 0;
-        }
-    }
-
-    /// An escape gave `ch`.
-    fn unescaped<S: Sink>(&mut self, ch: char, sink: &mut S) {
-        if !self.str_full || (!self.read && self.names == Names::None) {
-            return;
-        }
-        let mut buf = [0u8; 4];
-        let text = ch.encode_utf8(&mut buf);
-        if self.names != Names::None && !self.name.is_long() {
-            self.name.push(text.as_bytes());
-        }
-        if self.read && self.utf8_err.is_none() {
-            sink.event(Ev::Str(self.field, text));
-        }
-    }
-
-    /// The four digits of a `\u` escape are read: their value is `n`.
-    fn hex_done<S: Sink>(&mut self, n: u16, sink: &mut S) -> Result<(), BodyError> {
-        self.st = St::Str;
-        if !self.str_full {
-            return Ok(());
-        }
-        let ch = if self.pair {
-            let Some(c) = lex::pair(self.high, n) else {
-                return Err(BodyError::new(K::LoneSurrogate, self.esc_at + 6));
-            };
-            c
-        } else {
-            match lex::utf16(n) {
-                Utf16::Scalar => {
-                    char::from_u32(u32::from(n)).unwrap_or(char::REPLACEMENT_CHARACTER)
-                }
-                Utf16::Low => return Err(BodyError::new(K::LoneSurrogate, self.esc_at)),
-                Utf16::High => {
-                    self.high = n;
-                    self.st = St::PairBs;
-                    return Ok(());
-                }
-            }
-        };
-        self.unescaped(ch, sink);
-        Ok(())
     }
 
     /// The closing quote of a string is `chunk[j]`, at absolute `at`.
@@ -1266,12 +864,8 @@ impl Machine {
         at: usize,
         sink: &mut S,
     ) -> Result<(), BodyError> {
-        self.break_sequence();
-        if let Some(e) = self.utf8_err {
-            return Err(BodyError::new(K::InvalidUtf8, e));
-        }
         if self.key {
-            let found = self.name.find(self.name_table(self.names));
+            let found = self.walk.text.name().find(self.name_table(self.names));
             self.key = false;
             self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
             self.st = St::Colon;
@@ -1465,7 +1059,7 @@ impl Machine {
 
     /// A number starts at `i` (absolute `at`): `-` or a digit.
     fn number_start(&mut self, i: usize) -> usize {
-        self.walk = Walk::new(true, 0, false);
+        self.walk.begin(true, 0);
         self.walked(i)
     }
 }

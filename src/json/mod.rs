@@ -1,21 +1,27 @@
 //! JSON: the lexemes and shape rules written once, the validating scanner,
-//! the walker over validated text, and the borrowed string and value types.
+//! the value walker, the walker over validated text, and the borrowed
+//! string and value types.
 //!
 //! The lexemes and rules that both engines (the whole-buffer [`scan`] and
 //! the resumable machine in [`core`]) run, one copy each:
 //!
 //! * [`text`]: the string lexeme, the one loop over a string's text (the
-//!   hosts' word masks and `memchr` jump, the microcontrollers' byte loop);
+//!   hosts' word masks and `memchr` jump, the microcontrollers' byte loop),
+//!   and its resumable form ([`text::Cut`]) for strings cut by a chunk's
+//!   end;
 //! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing,
 //!   and the whole escape check with its errors;
 //! * [`nest`]: the bit stack of bracket kinds and what may follow a comma;
 //! * [`number`]: the number lexeme (grammar, class and range), resumable at
 //!   any byte;
+//! * [`walk`]: the walk of a value the schema does not interpret (brackets,
+//!   commas, colons inside it), in a whole-buffer lane and a resumable one;
 //! * [`shape`]: the key matcher and the name tables ([`shape::Key`]), the
 //!   content item verdict, the `cacheScope`, `ttlMs` and `code` rules.
 //!
-//! What is still written per engine (the structure: brackets, commas,
-//! colons, the fields' order) is the one-core issue's remaining work.
+//! What is still written per engine (the bodies' own structure: the top
+//! struct's and the items' fields, the `contents` array) is the one-core
+//! issue's remaining work.
 
 pub(crate) mod core;
 pub(crate) mod find;

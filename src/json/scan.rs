@@ -489,8 +489,9 @@ mod tests {
         assert!(oks > 1000, "{oks} accepted");
     }
 
-    /// The walker's resumable lane over the whole buffer (the
-    /// microcontrollers' lane): whether the value ended.
+    /// The walker's resumable lane (the streaming core's, with the
+    /// strength a run-time flag) fed the whole buffer as its last chunk:
+    /// whether the value ended.
     fn resumable(
         s: &mut Scanner<'_>,
         full: bool,

@@ -26,6 +26,11 @@
 //! - microcontrollers: a byte at a time, one copy of the function for every
 //!   caller (the word code costs flash there and buys little on the short
 //!   text a firmware handles).
+//!
+//! [`Cut`] is the same lexeme where a chunk's end may cut the string: it
+//! runs [`run`] over each chunk, holds what a cut leaves unfinished (an
+//! escape, a character) and finishes it from the next chunk, and hands
+//! the text out unescaped (to a reader, or to the name tables) as it goes.
 
 use super::lex;
 use super::shape::Key;
@@ -314,6 +319,16 @@ impl Cut {
         }
     }
 
+    /// [`new`](Self::new) in place: the held bytes themselves are left
+    /// as they are (none is held).
+    pub(crate) const fn start(&mut self, full: bool, names: bool) {
+        self.full = full;
+        self.names = names;
+        self.name = Key::EMPTY;
+        self.utf8_err = None;
+        self.carried = 0;
+    }
+
     /// Whether the text is gathered for the name tables.
     pub(crate) const fn gathers(&self) -> bool {
         self.names
@@ -324,81 +339,164 @@ impl Cut {
         self.name
     }
 
+    /// Whether nothing of a gathered text was read yet (no byte gathered,
+    /// held or found bad).
+    pub(crate) const fn is_empty(&self) -> bool {
+        self.name.is_empty() && self.carried == 0 && self.utf8_err.is_none()
+    }
+
     /// Reads the string on from `bytes[i]`; `bytes[0]` is at absolute offset
-    /// `base`, and with `last` the input ends after `bytes`.
+    /// `base`, and with `last` the input ends after `bytes`. With `emit`
+    /// (a reader's string, fully checked), the text is handed to it
+    /// unescaped, piece by piece, as it is read (up to a UTF-8 defect).
     ///
     /// `Ok(Some(j))`: the string closed, `j` is the index after its quote.
     /// `Ok(None)`: `bytes` ran out inside it (only without `last`).
     /// `Err`: the whole-buffer scanner's error for the string.
+    #[inline(always)]
     pub(crate) fn more(
+        &mut self,
+        bytes: &[u8],
+        i: usize,
+        base: usize,
+        last: bool,
+        emit: Option<&mut (dyn FnMut(&str) + '_)>,
+    ) -> Result<Option<usize>, BodyError> {
+        if super::find::HOST {
+            self.more_in(bytes, i, base, last, emit)
+        } else {
+            self.more_call(bytes, i, base, last, emit)
+        }
+    }
+
+    /// [`more`](Self::more) as one function: microcontrollers link one
+    /// copy for every caller.
+    #[inline(never)]
+    fn more_call(
+        &mut self,
+        bytes: &[u8],
+        i: usize,
+        base: usize,
+        last: bool,
+        emit: Option<&mut (dyn FnMut(&str) + '_)>,
+    ) -> Result<Option<usize>, BodyError> {
+        self.more_in(bytes, i, base, last, emit)
+    }
+
+    /// [`more`](Self::more); hosts inline it at each caller (the machine's
+    /// string state and the walker), as the word loop it holds wants.
+    #[inline(always)]
+    fn more_in(
         &mut self,
         bytes: &[u8],
         mut i: usize,
         base: usize,
         last: bool,
+        mut emit: Option<&mut (dyn FnMut(&str) + '_)>,
     ) -> Result<Option<usize>, BodyError> {
         if self.carried > 0 {
-            match self.finish_carry(bytes, i, base, last)? {
+            match self.finish_carry(bytes, i, base, last, emit.as_deref_mut())? {
                 Some(next) => i = next,
                 None => return Ok(None),
             }
         }
-        loop {
-            // A string that goes on from the last chunk is likely long: with
-            // a long chunk ahead, the first plain word already jumps.
-            let plain = if i == 0 && bytes.len() >= 256 {
-                JUMP_AFTER - 1
-            } else {
-                0
-            };
-            // Gathered names take escapes one by one, to unescape them.
-            let run = run(bytes, i, self.full, !self.names, plain);
-            let stop = run.at(bytes.len());
-            if let Stop::Control(p) = run.stop {
-                return Err(BodyError::new(K::ControlCharacterInString, base + p));
-            }
+        // A string that goes on from the last chunk is likely long: with a
+        // long chunk ahead, the first plain word already jumps.
+        let plain = if i == 0 && bytes.len() >= 256 {
+            JUMP_AFTER - 1
+        } else {
+            0
+        };
+        let run = run(bytes, i, self.full, true, plain);
+        let stop = run.at(bytes.len());
+        if let Stop::Control(p) = run.stop {
+            return Err(BodyError::new(K::ControlCharacterInString, base + p));
+        }
+        let gather = self.names || emit.is_some();
+        if self.full && (run.high || gather) && self.utf8_err.is_none() {
             let seg = bytes.get(i..stop).unwrap_or_default();
-            if self.names && !self.name.is_long() {
-                self.name.push(seg);
+            let cut = !last && run.stop == Stop::End;
+            let text = self.utf8(seg, base + i, cut);
+            if gather {
+                self.gather(text, run.escaped, emit);
             }
-            if self.full && run.high && self.utf8_err.is_none() {
-                self.utf8(seg, base + i, !last && run.stop == Stop::End);
-            }
-            match run.stop {
-                Stop::Quote(p) => {
-                    return match self.utf8_err {
-                        Some(at) => Err(BodyError::new(K::InvalidUtf8, at)),
-                        None => Ok(Some(p + 1)),
-                    };
+        }
+        match run.stop {
+            Stop::Quote(p) => match self.utf8_err {
+                Some(at) => Err(BodyError::new(K::InvalidUtf8, at)),
+                None => Ok(Some(p + 1)),
+            },
+            // Refused by the lexeme: not valid, or cut by the chunk's end.
+            Stop::Escape(p) => match lex::escape_end(bytes, p, self.full) {
+                Err(e) if e.kind() == K::Eof && !last => {
+                    self.hold(bytes.get(p..).unwrap_or_default(), base + p, true);
+                    Ok(None)
                 }
-                Stop::Escape(p) => match lex::escape_end(bytes, p, self.full) {
-                    Ok(end) => {
-                        self.unescaped(bytes.get(p..end).unwrap_or_default());
-                        i = end;
-                    }
-                    Err(e) if e.kind() == K::Eof && !last => {
-                        self.hold(bytes.get(p..).unwrap_or_default(), base + p, true);
-                        return Ok(None);
-                    }
-                    Err(e) => return Err(e.shifted(base)),
-                },
-                Stop::End if last => return Err(BodyError::new(K::Eof, base + bytes.len())),
-                Stop::End | Stop::Control(_) => return Ok(None),
-            }
+                Err(e) => Err(e.shifted(base)),
+                // (The lexeme takes every whole, valid escape.)
+                Ok(_) => Err(BodyError::new(K::InvalidEscape, base + p + 1)),
+            },
+            Stop::End if last => Err(BodyError::new(K::Eof, base + bytes.len())),
+            Stop::End | Stop::Control(_) => Ok(None),
         }
     }
 
     /// The UTF-8 check of a run of text at absolute `at`; `cut`: the
-    /// chunk's end (not a quote, escape or control) ends the run.
-    fn utf8(&mut self, run: &[u8], at: usize, cut: bool) {
-        if let Err(e) = core::str::from_utf8(run) {
-            let valid = e.valid_up_to();
-            let tail = run.get(valid..).unwrap_or_default();
-            if cut && e.error_len().is_none() {
-                self.hold(tail, at + valid, false);
-            } else {
-                self.utf8_err = Some(at + valid);
+    /// chunk's end (not a quote, escape or control) ends the run. Returns
+    /// the run's valid text: all of it, or what comes before a defect (the
+    /// string's UTF-8 error) or before a character the cut holds.
+    fn utf8<'t>(&mut self, run: &'t [u8], at: usize, cut: bool) -> &'t str {
+        match core::str::from_utf8(run) {
+            Ok(text) => text,
+            Err(e) => {
+                let valid = e.valid_up_to();
+                let tail = run.get(valid..).unwrap_or_default();
+                if cut && e.error_len().is_none() {
+                    self.hold(tail, at + valid, false);
+                } else {
+                    self.utf8_err = Some(at + valid);
+                }
+                let head = run.get(..valid).unwrap_or_default();
+                core::str::from_utf8(head).unwrap_or_default()
             }
+        }
+    }
+
+    /// Gathers valid text whose escapes are whole and valid (`escaped`:
+    /// it has some): the pieces between escapes as they are, each escape
+    /// as its character.
+    fn gather(&mut self, text: &str, escaped: bool, mut emit: Option<&mut (dyn FnMut(&str) + '_)>) {
+        if !escaped {
+            self.piece(text, emit);
+            return;
+        }
+        let bytes = text.as_bytes();
+        let mut a = 0;
+        while let Some(k) = bytes.get(a..).and_then(|b| super::find::memchr(b'\\', b)) {
+            let bs = a + k;
+            self.piece(text.get(a..bs).unwrap_or_default(), emit.as_deref_mut());
+            let rest = bytes.get(bs + 1..).unwrap_or_default();
+            let (ch, after) = super::skip::decode_escape(rest);
+            let mut buf = [0u8; 4];
+            self.piece(ch.encode_utf8(&mut buf), emit.as_deref_mut());
+            a = bytes.len() - after.len();
+        }
+        self.piece(text.get(a..).unwrap_or_default(), emit);
+    }
+
+    /// One piece of unescaped text: to the key, and to the reader unless
+    /// the text already has a UTF-8 defect.
+    fn piece(&mut self, piece: &str, emit: Option<&mut (dyn FnMut(&str) + '_)>) {
+        if piece.is_empty() {
+            return;
+        }
+        if self.names && !self.name.is_long() {
+            self.name.push(piece.as_bytes());
+        }
+        if let Some(emit) = emit
+            && self.utf8_err.is_none()
+        {
+            emit(piece);
         }
     }
 
@@ -426,6 +524,7 @@ impl Cut {
         i: usize,
         base: usize,
         last: bool,
+        emit: Option<&mut (dyn FnMut(&str) + '_)>,
     ) -> Result<Option<usize>, BodyError> {
         let old = usize::from(self.carried);
         let rest = bytes.get(i..).unwrap_or_default();
@@ -447,7 +546,13 @@ impl Cut {
             match lex::escape_end(held, 0, self.full) {
                 Ok(end) => {
                     let esc = self.carry;
-                    self.unescaped(esc.get(..end).unwrap_or_default());
+                    let escape = esc.get(..end).unwrap_or_default();
+                    if self.full && (self.names || emit.is_some()) {
+                        let (ch, _) =
+                            super::skip::decode_escape(escape.get(1..).unwrap_or_default());
+                        let mut buf = [0u8; 4];
+                        self.piece(ch.encode_utf8(&mut buf), emit);
+                    }
                     self.carried = 0;
                     Ok(Some(i + end - old))
                 }
@@ -459,10 +564,10 @@ impl Cut {
             }
         } else {
             match core::str::from_utf8(held) {
-                Ok(_) => {
-                    if self.names && !self.name.is_long() {
-                        self.name.push(rest.get(..take).unwrap_or_default());
-                    }
+                Ok(ch) => {
+                    let mut buf = [0u8; 4];
+                    let ch = ch.chars().next().unwrap_or_default();
+                    self.piece(ch.encode_utf8(&mut buf), emit);
                     self.carried = 0;
                     Ok(Some(i + take))
                 }
@@ -482,15 +587,6 @@ impl Cut {
                     Ok(Some(i))
                 }
             }
-        }
-    }
-
-    /// A whole, valid escape (from its backslash): gathered unescaped.
-    fn unescaped(&mut self, escape: &[u8]) {
-        if self.names && !self.name.is_long() {
-            let (ch, _) = super::skip::decode_escape(escape.get(1..).unwrap_or_default());
-            let mut buf = [0u8; 4];
-            self.name.push(ch.encode_utf8(&mut buf).as_bytes());
         }
     }
 }
@@ -678,6 +774,111 @@ mod tests {
                     (false, true),
                     "high at {at} of {len}"
                 );
+            }
+        }
+    }
+
+    /// The resumable string lexeme, fed a string in two chunks cut at every
+    /// position (and byte by byte), answers as the whole-buffer scanner's
+    /// string check does: verdict, error kind and offset, where the string
+    /// ends; and what it hands a reader and gathers for the name tables is
+    /// the string unescaped.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn cut_strings_answer_as_the_whole_string() {
+        use crate::json::scan::Scanner;
+        use std::string::String;
+        use std::vec::Vec;
+        const PIECES: [&[u8]; 16] = [
+            b"\\",
+            b"\\n",
+            b"\\/",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\ud83d",
+            b"\\ude00",
+            b"\\ud83d\\n",
+            b"\\q",
+            b"\\u12G4",
+            b"\xC3\xA9",
+            b"\xE2\x82\xAC",
+            b"\xF0\x9F\x98\x80",
+            b"\xE2\x82",
+            b"\xFF",
+            b"\x01",
+        ];
+        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        let mut buf = vec![];
+        for round in 0..20_000 {
+            crate::json::xorshift(&mut seed);
+            buf.clear();
+            buf.push(b'"');
+            let mut r = seed;
+            for _ in 0..seed % 10 {
+                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = (r >> 58) as usize;
+                if k < PIECES.len() {
+                    buf.extend_from_slice(PIECES[k]);
+                } else {
+                    buf.extend_from_slice(&b"key-text abcdefgh"[..k % 17]);
+                }
+            }
+            if round % 5 != 0 {
+                buf.push(b'"');
+            }
+            buf.extend_from_slice(b",1");
+            for full in [true, false] {
+                let mut s = Scanner::new(&buf);
+                let want = s.string(full).map(|text| {
+                    let mut unescaped = Vec::new();
+                    let mut pieces = text.pieces();
+                    while let Some(p) = pieces.next() {
+                        unescaped.extend_from_slice(p);
+                    }
+                    (s.pos, unescaped)
+                });
+                let cuts: Vec<Vec<usize>> = if round % 16 == 0 {
+                    vec![(2..buf.len()).collect()]
+                } else {
+                    (1..=buf.len()).map(|c| vec![c]).collect()
+                };
+                for cut in &cuts {
+                    let mut c = Cut::new(full, full);
+                    let mut got_text = String::new();
+                    let mut from = 1;
+                    let mut got = None;
+                    for &to in cut.iter().chain([buf.len()].iter()) {
+                        let last = to == buf.len();
+                        let mut emit = |p: &str| got_text.push_str(p);
+                        let emit: Option<&mut dyn FnMut(&str)> =
+                            if full { Some(&mut emit) } else { None };
+                        match c.more(&buf[from..to], 0, from, last, emit) {
+                            Ok(Some(j)) => {
+                                got = Some(Ok(from + j));
+                                break;
+                            }
+                            Ok(None) => assert!(!last),
+                            Err(e) => {
+                                got = Some(Err(e));
+                                break;
+                            }
+                        }
+                        from = to;
+                    }
+                    let got = got.unwrap();
+                    let text = String::from_utf8_lossy(&buf);
+                    assert_eq!(
+                        got,
+                        want.clone().map(|w| w.0),
+                        "{text:?} full={full} cuts {cut:?}"
+                    );
+                    if full && let Ok((_, unescaped)) = &want {
+                        assert_eq!(got_text.as_bytes(), &unescaped[..], "{text:?} cuts {cut:?}");
+                        let key =
+                            Key::of(crate::json::str::JsonStr::new(&buf[1..buf.len() - 3], true));
+                        assert_eq!(c.name(), key, "{text:?} cuts {cut:?}");
+                    }
+                }
             }
         }
     }

@@ -7,12 +7,13 @@
 //! It is built as Boost.JSON builds its resumable parser: one function,
 //! [`Scanner::walk`], in two compiled lanes chosen by a constant.
 //!
-//! * `R = false`, hosts' whole-buffer lane (`Frame::decode`): the position,
-//!   depth and state are locals, strings and numbers are read whole by the
-//!   scanner's lexemes, and no resume code is compiled at all.
-//! * `R = true`, the resumable lane (the streaming core; on
-//!   microcontrollers every caller, so that the firmware links one copy):
-//!   the same states, plus the places where a chunk's end may stop a
+//! * `R = false`, the whole-buffer lane (`Frame::decode`, the views, the
+//!   encoders' checks): the position, depth and state are locals, strings
+//!   and numbers are read whole by the scanner's lexemes, and no resume
+//!   code is compiled at all. Hosts compile it per strength at each
+//!   caller; microcontrollers once, with the strength a run-time flag.
+//! * `R = true`, the resumable lane (the streaming core, one copy): the
+//!   same states, plus the places where a chunk's end may stop a
 //!   value. There the walk saves its state in a [`Walk`] and returns
 //!   [`Walked::More`]; fed the next chunk, it goes on from that state.
 //!   Strings go through the resumable string lexeme ([`text::Cut`]),
@@ -93,7 +94,9 @@ pub(crate) struct Walk {
     scope: bool,
     /// The `cacheScope` rule's answer so far.
     pub(crate) rule: ScopeRule,
-    text: Cut,
+    /// The string being read (the core machine reads its own strings, keys
+    /// and typed fields, with it too: they never run at once with a walk).
+    pub(crate) text: Cut,
     number: Number,
     /// The literal being read (`true`, `false` or `null`), and how many
     /// of its bytes were.
@@ -126,6 +129,27 @@ impl Walk {
             lit: 0,
             lit_i: 0,
         }
+    }
+
+    /// Sets up a chunked walk (the streaming core's) of a value with `open`
+    /// containers around it, fully or for syntax only: [`new`](Self::new)
+    /// without rewriting the lexemes' state, which each lexeme sets up
+    /// when it begins.
+    pub(crate) const fn begin(&mut self, full: bool, open: u8) {
+        self.at = At::Value;
+        self.depth = 0;
+        self.open = open;
+        self.full = full;
+        self.whole = false;
+        self.scope = false;
+    }
+
+    /// [`begin`](Self::begin) for a `cacheScope` value (see
+    /// [`scope`](Self::scope)).
+    pub(crate) const fn begin_scope(&mut self, open: u8, first: Option<u8>) {
+        self.begin(true, open);
+        self.scope = true;
+        self.rule = ScopeRule::start(first);
     }
 
     /// The number the walk read last (a walk of one number: its class is
@@ -190,40 +214,57 @@ impl<'a> Scanner<'a> {
     /// the stack.
     ///
     /// On hosts the walker's whole-buffer lane, compiled for each strength;
-    /// on microcontrollers ([`HOST`](super::find::HOST) false) its
-    /// resumable lane, the streaming core's one copy, with the strength a
-    /// run-time flag (never `grow`).
+    /// on microcontrollers ([`HOST`](super::find::HOST) false) the same
+    /// lane as one function, with the strength a run-time flag (never
+    /// `grow`).
     pub(crate) fn machine<const FULL: bool>(
         &mut self,
         stack: &mut [Word],
         open: usize,
         grow: bool,
     ) -> Result<bool, BodyError> {
+        if !super::find::HOST {
+            return self.whole_call(FULL, open, None, stack).map(|_| true);
+        }
         let mut w = Walk::new(FULL, open, true);
-        let walked = if super::find::HOST {
-            self.walk::<false>(&mut w, stack, grow)?
-        } else {
-            self.walk_call(&mut w, stack)?
-        };
-        Ok(walked == Walked::Done)
+        Ok(self.walk::<false>(&mut w, stack, grow)? == Walked::Done)
     }
 
     /// Walks a `cacheScope` value (not `null`) with `open` containers
     /// around it, fully: the rule's answer so far (its
     /// [`verdict`](ScopeRule::verdict) is the field's).
     pub(crate) fn scope_value(&mut self, open: usize) -> Result<ScopeRule, BodyError> {
-        let mut w = Walk::scope(open, self.peek(), true);
         let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
-        if super::find::HOST {
-            self.walk::<false>(&mut w, &mut stack, false)?;
-        } else {
-            self.walk_call(&mut w, &mut stack)?;
+        if !super::find::HOST {
+            return self.whole_call(true, open, Some(self.peek()), &mut stack);
         }
+        let mut w = Walk::scope(open, self.peek(), true);
+        self.walk::<false>(&mut w, &mut stack, false)?;
         Ok(w.rule)
     }
 
-    /// The walker's resumable lane as one function: every caller on
-    /// microcontrollers, and the streaming core.
+    /// The whole-buffer lane as one function, with the strength a run-time
+    /// flag (`scope`: a `cacheScope` value whose first byte is given): the
+    /// microcontrollers' decode, one copy for every caller. (Their
+    /// streaming core runs the resumable lane; as the decode's lane it cost
+    /// 2.4 KB of flash more than this one.) Returns the scope rule's answer.
+    #[inline(never)]
+    fn whole_call(
+        &mut self,
+        full: bool,
+        open: usize,
+        scope: Option<Option<u8>>,
+        stack: &mut [Word],
+    ) -> Result<ScopeRule, BodyError> {
+        let mut w = match scope {
+            Some(first) => Walk::scope(open, first, true),
+            None => Walk::new(full, open, true),
+        };
+        self.walk::<false>(&mut w, stack, false)?;
+        Ok(w.rule)
+    }
+
+    /// The walker's resumable lane as one function: the streaming core's.
     #[inline(never)]
     pub(crate) fn walk_call(
         &mut self,
@@ -312,7 +353,7 @@ impl Scanner<'_> {
                             let names = w.scope && depth == 0;
                             if R {
                                 self.pos += 1;
-                                w.text = Cut::new(full, names);
+                                w.text.start(full, names);
                                 at = At::Str;
                                 continue;
                             }
@@ -443,7 +484,10 @@ impl Scanner<'_> {
                 // enters these states: its lexemes read whole).
                 At::Key | At::Str | At::Num | At::Lit if !R => return Err(self.err(K::Eof)),
                 At::Key | At::Str => {
-                    let Some(end) = w.text.more(self.buf, self.pos, self.base, self.last)? else {
+                    let Some(end) = w
+                        .text
+                        .more(self.buf, self.pos, self.base, self.last, None)?
+                    else {
                         self.pos = self.buf.len();
                         more!(at);
                         return Err(self.err(K::Eof));
@@ -504,12 +548,14 @@ impl Scanner<'_> {
         let names = w.scope && depth == 1;
         if R {
             self.pos += 1;
-            w.text = Cut::new(w.full, names);
+            w.text.start(w.full, names);
             return Ok(At::Key);
         }
         if names {
-            let (_, key) = self.key_name()?;
-            w.rule.name(key.find(SCOPE_KEYS), false);
+            let from = self.pos + 1;
+            let text = self.key_text(true)?;
+            w.rule
+                .name(Key::find_at(self.buf, from, text, SCOPE_KEYS), false);
             self.colon()?;
         } else {
             self.key(w.full)?;
@@ -640,17 +686,12 @@ mod tests {
         b"[[[[",
     ];
 
-    /// The walk of `input` through the whole-buffer lane (the hosts'
-    /// decode; on microcontroller builds, the resumable lane over the whole
-    /// buffer): the verdict, the end, and a scope walk's answer.
+    /// The walk of `input` through the whole-buffer lane: the verdict,
+    /// the end, and a scope walk's answer.
     fn whole(input: &[u8], w: &mut Walk) -> Result<usize, BodyError> {
         let mut s = Scanner::new(input);
         let mut stack = [0; WINDOW / BITS];
-        let walked = if crate::json::find::HOST {
-            s.walk::<false>(w, &mut stack, false)?
-        } else {
-            s.walk_call(w, &mut stack)?
-        };
+        let walked = s.walk::<false>(w, &mut stack, false)?;
         assert_eq!(walked, Walked::Done);
         Ok(s.pos)
     }

@@ -60,10 +60,10 @@ const _: () = {
     use core::mem::size_of;
     use diverge_frame::exchange::StreamPath;
     use diverge_frame::stream::{FrameValidator, Reader, RequestValidator};
-    assert!(size_of::<FrameValidator>() == 328);
-    assert!(size_of::<RequestValidator>() == 320);
-    assert!(size_of::<Reader<0>>() == 360); // Reader<N>: 360 B + N
-    assert!(size_of::<StreamPath>() == 352);
+    assert!(size_of::<FrameValidator>() == 280);
+    assert!(size_of::<RequestValidator>() == 272);
+    assert!(size_of::<Reader<0>>() == 312); // Reader<N>: 312 B + N
+    assert!(size_of::<StreamPath>() == 304);
 };
 
 /// Capacity of the text buffer: the largest vector's text is 9 790 bytes unescaped.
