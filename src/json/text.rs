@@ -427,15 +427,15 @@ impl Cut {
                 None => Ok(Some(p + 1)),
             },
             // Refused by the lexeme: not valid, or cut by the chunk's end.
-            Stop::Escape(p) => match lex::escape_end(bytes, p, self.full) {
-                Err(e) if e.kind() == K::Eof && !last => {
+            Stop::Escape(p) => {
+                let e = lex::escape_fault(bytes, p, self.full);
+                if e.kind() == K::Eof && !last {
                     self.hold(bytes.get(p..).unwrap_or_default(), base + p, true);
                     Ok(None)
+                } else {
+                    Err(e.shifted(base))
                 }
-                Err(e) => Err(e.shifted(base)),
-                // (The lexeme takes every whole, valid escape.)
-                Ok(_) => Err(BodyError::new(K::InvalidEscape, base + p + 1)),
-            },
+            }
             Stop::End if last => Err(BodyError::new(K::Eof, base + bytes.len())),
             Stop::End | Stop::Control(_) => Ok(None),
         }
