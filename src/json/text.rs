@@ -476,12 +476,23 @@ impl Cut {
             let bs = a + k;
             self.piece(text.get(a..bs).unwrap_or_default(), emit.as_deref_mut());
             let rest = bytes.get(bs + 1..).unwrap_or_default();
-            let (ch, after) = super::skip::decode_escape(rest);
-            let mut buf = [0u8; 4];
-            self.piece(ch.encode_utf8(&mut buf), emit.as_deref_mut());
+            let after = self.escape_piece(rest, emit.as_deref_mut());
             a = bytes.len() - after.len();
         }
         self.piece(text.get(a..).unwrap_or_default(), emit);
+    }
+
+    /// The valid escape that `rest` starts with (just after its
+    /// backslash), as one piece of its character; returns what follows it.
+    fn escape_piece<'t>(
+        &mut self,
+        rest: &'t [u8],
+        emit: Option<&mut (dyn FnMut(&str) + '_)>,
+    ) -> &'t [u8] {
+        let (ch, after) = super::skip::decode_escape(rest);
+        let mut buf = [0u8; 4];
+        self.piece(ch.encode_utf8(&mut buf), emit);
+        after
     }
 
     /// One piece of unescaped text: to the key, and to the reader unless
@@ -548,10 +559,7 @@ impl Cut {
                     let esc = self.carry;
                     let escape = esc.get(..end).unwrap_or_default();
                     if self.full && (self.names || emit.is_some()) {
-                        let (ch, _) =
-                            super::skip::decode_escape(escape.get(1..).unwrap_or_default());
-                        let mut buf = [0u8; 4];
-                        self.piece(ch.encode_utf8(&mut buf), emit);
+                        self.escape_piece(escape.get(1..).unwrap_or_default(), emit);
                     }
                     self.carried = 0;
                     Ok(Some(i + end - old))
