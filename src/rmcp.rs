@@ -88,13 +88,15 @@ use crate::encode::EncodeError;
 use crate::encode::value::{Number as ParsedNumber, parse_number};
 use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
+use crate::json::event::Sink;
+use crate::json::items::Items;
 use crate::json::scan::{Scanner, utf8_error};
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::skip;
 use crate::json::str::{Fragment, JsonStr, RawJson, next_key};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
-use crate::view::result::{Body, Content, Items, ResultView};
+use crate::view::result::{Body, Content, ItemSink, ResultView};
 
 /// A decoded response frame, as the reference decoder returns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -178,6 +180,9 @@ struct Build<'a> {
     blob: Option<String>,
     meta: Option<RawJson<'a>>,
 }
+
+impl Sink for Build<'_> {}
+impl<'a> ItemSink<'a> for Build<'a> {}
 
 impl<'a> Items<'a> for Build<'a> {
     fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {

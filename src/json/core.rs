@@ -4,8 +4,7 @@
 //!
 //! Its states are the places where the whole-buffer decoder (`json::scan`
 //! and `view::*`) looks at the next structural byte of a body: the top
-//! struct's and the content items' keys, colons, commas and brackets, and
-//! the `contents` array. "No next byte" (`None`) is handled by the same arm
+//! struct's keys, colons, commas and brackets. "No next byte" (`None`) is handled by the same arm
 //! whether it means the end of the input (after [`Machine::run`] with
 //! `eof`) or only the end of a chunk (then the machine stops and resumes in
 //! that state).
@@ -17,8 +16,11 @@
 //! `data`, ignored members, `cacheScope`, an item's other members, a
 //! wrong-typed scalar) and its numbers and `null`s to the value walker's
 //! resumable lane ([`json::walk`](super::walk)), which is the scanner's
-//! walk compiled with resume points. The key matcher and name tables, and
-//! the `cacheScope`, `ttlMs`, `code` and item rules are `json::shape`'s.
+//! walk compiled with resume points, and the `contents` array with its
+//! items to the `contents` walker's resumable lane
+//! ([`json::items`](super::items)), which is `Frame::decode`'s. The key
+//! matcher and name tables, and the `cacheScope`, `ttlMs`, `code` and item
+//! rules are `json::shape`'s.
 //!
 //! What the whole-buffer decoder decides late, this decides late too, with
 //! the same offsets: UTF-8 errors of a string are held until its closing
@@ -32,13 +34,12 @@
 //! firmware links one copy of it.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::event::{Ev, Field, Sink, named, reads_raw, reads_string};
 use crate::json::find;
+use crate::json::items::{ContentsWalk, Items};
 use crate::json::nest::{self, Word};
 use crate::json::scan::{Scanner, WINDOW};
-use crate::json::shape::{
-    self, CacheScope, ERROR_KEYS, ITEM_KEYS, ItemKey, ItemShape, Key, NameTable, REQUEST_KEYS,
-    RESULT_KEYS,
-};
+use crate::json::shape::{self, ERROR_KEYS, NameTable, REQUEST_KEYS, RESULT_KEYS};
 use crate::json::text;
 use crate::json::walk::{Walk, Walked};
 
@@ -51,50 +52,6 @@ pub(crate) enum Kind {
     Error,
     /// `ReadResourceRequestParams`.
     Request,
-}
-
-/// What the value being read is, to the schema. The first twelve are the
-/// bodies' fields in the order errors name them (`Detail::field`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Field {
-    ResultType,
-    Ttl,
-    Scope,
-    Contents,
-    ResultMeta,
-    Code,
-    Message,
-    Data,
-    ReqMeta,
-    ReqUri,
-    InputResponses,
-    RequestState,
-    ItemUri,
-    ItemMime,
-    ItemText,
-    ItemBlob,
-    ItemMeta,
-    ItemOther,
-    /// A content item that is not an object.
-    BadItem,
-    /// A scalar where a typed field (or the struct) takes another type:
-    /// read whole as a value would be, since its own defect wins (serde_json's
-    /// `peek_invalid_type`); [`InvalidType`](K::InvalidType) at its end.
-    Wrong,
-    /// An unknown top-level member: syntax only.
-    Ignored,
-}
-
-const _: () = assert!(
-    Field::ResultType as u8 == Detail::RESULT
-        && Field::Code as u8 == Detail::ERROR
-        && Field::ReqMeta as u8 == Detail::REQUEST
-        && Field::RequestState as u8 == Detail::REQUEST + 3
-);
-
-/// A field of [`Field`]'s first twelve, as errors name it.
-const fn named(field: Field) -> Detail {
-    Detail::field(field as u8)
 }
 
 const RESULT_FIELDS: [Field; 5] = [
@@ -111,82 +68,13 @@ const REQUEST_FIELDS: [Field; 4] = [
     Field::InputResponses,
     Field::RequestState,
 ];
-const ITEM_FIELDS: [Field; 5] = [
-    Field::ItemUri,
-    Field::ItemMime,
-    Field::ItemText,
-    Field::ItemBlob,
-    Field::ItemMeta,
-];
-
-/// What the machine tells a reader, borrowed from the chunk being fed (or,
-/// for one character made by an escape or completed across a cut, from the
-/// machine's stack frame).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ev<'e> {
-    /// A string or raw value of a read field begins.
-    Start(Field),
-    /// A piece of a read string field, unescaped.
-    Str(Field, &'e str),
-    /// A piece of a raw JSON field (`_meta`, `data`).
-    Raw(Field, &'e [u8]),
-    /// The read field's value ended.
-    End(Field),
-    Ttl(Option<u64>),
-    Scope(Option<CacheScope>),
-    Code(i32),
-    ItemStart,
-    /// The item ended and is valid: `true` when its body is the text.
-    ItemEnd(bool),
-}
-
-/// Where the machine's events go. The machine is compiled once per sink
-/// type, so there are two: `()` for the validators on hosts (its `reads` is
-/// false, so no event is built at all) and [`Dyn`] for every reader, whatever
-/// its closure, and on microcontrollers for the validators too: what a
-/// caller wants out of the grammar is a run-time choice there, and the
-/// firmware links one copy of it (a copy per sink cost 4.5 KiB more).
-/// Tests that force the compact paths on hosts run the validators on
-/// [`Dyn`] too.
-pub(crate) trait Sink {
-    /// Whether events are wanted by this sink (a constant `false` for
-    /// `()`, so that its copy folds every check away).
-    fn reads(&self) -> bool;
-    /// One event.
-    fn event(&mut self, ev: Ev<'_>);
-}
-
-impl Sink for () {
-    #[inline]
-    fn reads(&self) -> bool {
-        false
-    }
-    #[inline]
-    fn event(&mut self, _: Ev<'_>) {}
-}
-
-/// The sink of every reader and of the microcontrollers' validators: an
-/// event handler chosen at run time, or none.
-pub(crate) struct Dyn<'s>(pub(crate) Option<&'s mut dyn FnMut(Ev<'_>)>);
-
-impl Sink for Dyn<'_> {
-    #[inline]
-    fn reads(&self) -> bool {
-        self.0.is_some()
-    }
-    fn event(&mut self, ev: Ev<'_>) {
-        if let Some(on) = &mut self.0 {
-            on(ev);
-        }
-    }
-}
 
 /// The grammar position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum St {
     /// Before the top-level struct.
     Start,
-    /// After `{` (top struct, item, or an object inside a value).
+    /// After the top struct's `{`.
     ObjFirst,
     /// After `,` in an object.
     ObjComma,
@@ -194,7 +82,7 @@ enum St {
     Colon,
     /// After a value or member: `,` or the close.
     Next,
-    /// After `[` (positional struct, `contents`, or an array in a value).
+    /// After the positional struct's `[`.
     ArrFirst,
     /// After `,` in an array.
     ArrComma,
@@ -204,6 +92,8 @@ enum St {
     Str,
     /// Inside a value the schema does not interpret: the walker's.
     Walk,
+    /// Inside `contents`: the `contents` walker's.
+    Contents,
     /// After the top-level value: whitespace only.
     End,
 }
@@ -223,23 +113,6 @@ impl St {
                 | Self::End
         )
     }
-}
-
-/// The container the machine is directly in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cont {
-    TopObj,
-    TopArr,
-    Contents,
-    Item,
-}
-
-/// Which key names a string is matched against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Names {
-    None,
-    Top,
-    Item,
 }
 
 /// `key_found` when the key is none of the names.
@@ -262,12 +135,8 @@ pub(crate) struct Machine {
     pub(crate) compact: bool,
 
     // ----- schema -----
-    /// The container the machine is directly in (derived from the fields
-    /// below; recomputed when one changes).
-    cont: Cont,
+    /// The struct is in serde's positional form (an array).
     top_arr: bool,
-    in_contents: bool,
-    in_item: bool,
     /// Known top-level fields seen (bit per field index).
     seen: u8,
     /// Positional form: index of the next field.
@@ -282,7 +151,8 @@ pub(crate) struct Machine {
     null: bool,
     /// The key that started the current member (for `DuplicateField`).
     key_at: usize,
-    item: ItemShape,
+    /// The walk of `contents` ([`json::items`](super::items)).
+    items: ContentsWalk,
 
     // ----- a value the schema does not interpret (`_meta`, `data`, ignored, `cacheScope`) -----
     /// The walk of that value ([`json::walk`](super::walk)).
@@ -296,7 +166,6 @@ pub(crate) struct Machine {
     /// The matched name of the key just read (`NO_MATCH` for none).
     key_found: u8,
     read: bool,
-    names: Names,
 
     // ----- a raw field being handed out -----
     cap: Option<Field>,
@@ -312,10 +181,7 @@ impl Machine {
             st: St::Start,
             base,
             compact: !find::HOST,
-            cont: Cont::TopObj,
             top_arr: false,
-            in_contents: false,
-            in_item: false,
             seen: 0,
             index: 0,
             field: Field::Ignored,
@@ -323,13 +189,12 @@ impl Machine {
             wrong_for: Detail::NONE,
             null: false,
             key_at: 0,
-            item: ItemShape::new(),
+            items: ContentsWalk::new(),
             walk: Walk::new(false, 0, false),
             stack: [0; STACK_WORDS],
             key: false,
             key_found: NO_MATCH,
             read: false,
-            names: Names::None,
             cap: None,
             cap_from: 0,
         }
@@ -362,45 +227,72 @@ impl Machine {
         }
     }
 
-    const fn name_table(&self, names: Names) -> NameTable {
-        match names {
-            Names::None => NameTable::NONE,
-            Names::Top => match self.kind {
-                Kind::Result => RESULT_KEYS,
-                Kind::Error => ERROR_KEYS,
-                Kind::Request => REQUEST_KEYS,
-            },
-            Names::Item => ITEM_KEYS,
+    /// The names of the body's fields.
+    const fn name_table(&self) -> NameTable {
+        match self.kind {
+            Kind::Result => RESULT_KEYS,
+            Kind::Error => ERROR_KEYS,
+            Kind::Request => REQUEST_KEYS,
         }
     }
 
-    /// The container the machine is directly in (kept in `cont`).
-    #[inline]
-    const fn cont(&self) -> Cont {
-        self.cont
-    }
-
-    /// Recomputes `cont` after a container opened or closed.
-    fn set_cont(&mut self) {
-        self.cont = if self.in_item {
-            Cont::Item
-        } else if self.in_contents {
-            Cont::Contents
-        } else if self.top_arr {
-            Cont::TopArr
-        } else {
-            Cont::TopObj
-        };
-    }
-
     /// Feeds `chunk`; with `eof`, the input ends after it.
-    pub(crate) fn run<S: Sink>(
+    #[inline]
+    pub(crate) fn run<'c, S: Items<'c>>(
         &mut self,
-        chunk: &[u8],
+        chunk: &'c [u8],
         eof: bool,
         sink: &mut S,
     ) -> Result<(), BodyError> {
-        let mut i = 0usize;
+        let mut i = 0;
+        // A chunk that goes on inside `contents` (most of a result's bytes)
+        // goes to the `contents` walker first, without the state loop's
+        // frame.
+        if self.st == St::Contents {
+            match self.contents(chunk, 0, eof, sink)? {
+                Some(next) => i = next,
+                None => return Ok(()),
+            }
+        }
+        self.run_from(chunk, i, eof, sink)
+    }
+
+    /// Runs the `contents` walker's resumable lane from `chunk[i]`: the
+    /// index after the array when it ended in the chunk, or `None` when
+    /// the chunk ran out inside it (the chunk is then consumed). One
+    /// function per sink, outside the state loop, so that neither pays
+    /// for the other's registers.
+    #[inline(never)]
+    fn contents<'c, S: Items<'c>>(
+        &mut self,
+        chunk: &'c [u8],
+        i: usize,
+        eof: bool,
+        sink: &mut S,
+    ) -> Result<Option<usize>, BodyError> {
+        let mut s = Scanner::chunk(chunk, i, self.base, eof);
+        let (items, walk, stack) = (&mut self.items, &mut self.walk, &mut self.stack);
+        match s.contents_resume(items, walk, stack, sink)? {
+            Walked::Done => {
+                self.value_end();
+                Ok(Some(s.pos))
+            }
+            Walked::More | Walked::Deeper => {
+                self.base += chunk.len();
+                Ok(None)
+            }
+        }
+    }
+
+    /// The state loop, from `chunk[i]`.
+    #[inline(never)]
+    fn run_from<'c, S: Items<'c>>(
+        &mut self,
+        chunk: &'c [u8],
+        mut i: usize,
+        eof: bool,
+        sink: &mut S,
+    ) -> Result<(), BodyError> {
         loop {
             let c = match chunk.get(i) {
                 Some(&c) => Some(c),
@@ -437,7 +329,6 @@ impl Machine {
                     Some(b'[') => {
                         i += 1;
                         self.top_arr = true;
-                        self.set_cont();
                         self.st = St::ArrFirst;
                     }
                     _ => {
@@ -448,7 +339,7 @@ impl Machine {
                 St::ObjFirst => match c {
                     Some(b'}') => {
                         i += 1;
-                        self.close(chunk, i, at, sink)?;
+                        self.close(at)?;
                     }
                     Some(b'"') => {
                         i = self.key_start(chunk, i + 1, at)?;
@@ -476,66 +367,47 @@ impl Machine {
                         return Err(BodyError::new(K::ExpectedColon, at));
                     }
                 },
-                St::Next => {
-                    let cont = self.cont();
-                    match (cont, c) {
-                        (_, None) => return Err(BodyError::new(K::Eof, at)),
-                        (Cont::TopObj | Cont::Item, Some(b'}')) | (Cont::Contents, Some(b']')) => {
-                            i += 1;
-                            self.close(chunk, i, at, sink)?;
-                        }
-                        (Cont::TopObj | Cont::Item, Some(b',')) => {
-                            i += 1;
-                            self.st = St::ObjComma;
-                        }
-                        (Cont::Contents, Some(b',')) => {
-                            i += 1;
-                            self.st = St::ArrComma;
-                        }
-                        (Cont::TopObj | Cont::Item, Some(_)) => {
-                            return Err(BodyError::new(K::ExpectedCommaOrEndOfObject, at));
-                        }
-                        (Cont::Contents, Some(_)) => {
-                            return Err(BodyError::new(K::ExpectedCommaOrEndOfArray, at));
-                        }
-                        (Cont::TopArr, Some(c)) => {
-                            let n = self.fields().len();
-                            if usize::from(self.index) < n {
-                                match c {
-                                    b',' => {
-                                        i += 1;
-                                        self.st = St::ArrComma;
-                                    }
-                                    b']' => return Err(BodyError::new(K::InvalidLength, at)),
-                                    _ => {
-                                        return Err(BodyError::new(
-                                            K::ExpectedCommaOrEndOfArray,
-                                            at,
-                                        ));
-                                    }
-                                }
-                            } else if c == b']' {
-                                i += 1;
-                                self.st = St::End;
-                            } else {
-                                return Err(BodyError::new(K::TrailingCharacters, at));
-                            }
-                        }
-                    }
-                }
-                St::ArrFirst => match (self.cont(), c) {
-                    (Cont::TopArr, Some(b']')) => {
-                        return Err(BodyError::new(K::InvalidLength, at));
-                    }
-                    (Cont::Contents, Some(b']')) => {
+                St::Next => match (self.top_arr, c) {
+                    (_, None) => return Err(BodyError::new(K::Eof, at)),
+                    (false, Some(b'}')) => {
                         i += 1;
-                        self.close(chunk, i, at, sink)?;
+                        self.close(at)?;
                     }
-                    (cont, _) => self.element(cont),
+                    (false, Some(b',')) => {
+                        i += 1;
+                        self.st = St::ObjComma;
+                    }
+                    (false, Some(_)) => {
+                        return Err(BodyError::new(K::ExpectedCommaOrEndOfObject, at));
+                    }
+                    (true, Some(c)) => {
+                        let n = self.fields().len();
+                        if usize::from(self.index) < n {
+                            match c {
+                                b',' => {
+                                    i += 1;
+                                    self.st = St::ArrComma;
+                                }
+                                b']' => return Err(BodyError::new(K::InvalidLength, at)),
+                                _ => {
+                                    return Err(BodyError::new(K::ExpectedCommaOrEndOfArray, at));
+                                }
+                            }
+                        } else if c == b']' {
+                            i += 1;
+                            self.st = St::End;
+                        } else {
+                            return Err(BodyError::new(K::TrailingCharacters, at));
+                        }
+                    }
+                },
+                St::ArrFirst => match c {
+                    Some(b']') => return Err(BodyError::new(K::InvalidLength, at)),
+                    _ => self.element(),
                 },
                 St::ArrComma => {
                     nest::after_array_comma(c).map_err(|k| BodyError::new(k, at))?;
-                    self.element(self.cont());
+                    self.element();
                 }
                 St::Value => {
                     i = self.value(i, c, at, sink)?;
@@ -545,11 +417,15 @@ impl Machine {
                     match s.walk_call(&mut self.walk, &mut self.stack)? {
                         Walked::Done => {
                             i = s.pos;
-                            self.value_end(chunk, i, self.base + i, sink)?;
+                            self.field_end(chunk, i, sink)?;
                         }
                         Walked::More | Walked::Deeper => i = chunk.len(),
                     }
                 }
+                St::Contents => match self.contents(chunk, i, eof, sink)? {
+                    Some(next) => i = next,
+                    None => return Ok(()),
+                },
                 St::End => match c {
                     None => return Ok(()),
                     Some(_) => return Err(BodyError::new(K::TrailingCharacters, at)),
@@ -569,18 +445,14 @@ impl Machine {
         Ok(())
     }
 
-    /// An array element is next (whitespace skipped): in a positional struct
-    /// the next field, in `contents` an item, in a value a nested value.
-    fn element(&mut self, cont: Cont) {
-        self.field = match cont {
-            Cont::TopArr => self
-                .fields()
-                .get(usize::from(self.index))
-                .copied()
-                .unwrap_or(Field::Ignored),
-            Cont::Contents => Field::BadItem, // refined at the value's first byte
-            _ => self.field,
-        };
+    /// An element of the positional struct is next (whitespace skipped):
+    /// the next field.
+    fn element(&mut self) {
+        self.field = self
+            .fields()
+            .get(usize::from(self.index))
+            .copied()
+            .unwrap_or(Field::Ignored);
         self.st = St::Value;
     }
 
@@ -592,12 +464,13 @@ impl Machine {
     /// and stack there).
     #[inline(always)]
     fn known_key(&mut self, chunk: &[u8], i: usize) -> Result<usize, BodyError> {
-        if !find::HOST || self.compact || self.names == Names::None {
+        if self.compact {
             return Ok(i);
         }
-        let Some(mut i) = self.whole_key(chunk, i) else {
+        let Some((mut i, key)) = text::plain_key(chunk, i) else {
             return Ok(i);
         };
+        self.key_found(key.find(self.name_table()));
         if chunk.get(i) == Some(&b':') {
             i += 1;
             self.member()?;
@@ -613,12 +486,6 @@ impl Machine {
         self.key_at = at;
         self.key = true;
         self.read = false;
-        let cont = self.cont();
-        self.names = match cont {
-            Cont::TopObj => Names::Top,
-            Cont::Item => Names::Item,
-            _ => Names::None,
-        };
         self.string_start(true);
         self.known_key(chunk, i)
     }
@@ -629,35 +496,6 @@ impl Machine {
         self.st = St::Str;
         self.walk.text.start(true, key);
     }
-}
-
-/// Fields whose strings a reader is given.
-const fn reads_string(field: Field) -> bool {
-    matches!(
-        field,
-        Field::ResultType
-            | Field::Message
-            | Field::ItemUri
-            | Field::ItemMime
-            | Field::ItemText
-            | Field::ItemBlob
-    )
-}
-
-/// Fields whose raw JSON a reader is given.
-const fn reads_raw(field: Field) -> bool {
-    matches!(field, Field::ResultMeta | Field::ItemMeta | Field::Data)
-}
-
-/// Index of the first `"`, `\` or control byte of `chunk` from `i` (or its
-/// length), and whether a byte >= 0x80 came before it: the string lexeme
-/// taking no escape. Not inlined: as a call, the known-key lane that runs
-/// it stays inlined in the machine's loop (the validators: 4 to 5 % fewer
-/// instructions).
-#[inline(never)]
-fn scan(chunk: &[u8], i: usize) -> (usize, bool) {
-    let run = text::run(chunk, i, false, false, 0);
-    (run.at(chunk.len()), run.high)
 }
 
 impl Machine {
@@ -684,7 +522,7 @@ impl Machine {
             },
             Field::Ttl | Field::Code => match c {
                 Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
-                Some(b'-' | b'0'..=b'9') => Ok(self.number_start(i)),
+                Some(b'-' | b'0'..=b'9') => Ok(self.walked(i, false)),
                 _ => self.wrong(i, c, at, named(field)),
             },
             Field::Scope => {
@@ -692,59 +530,31 @@ impl Machine {
                     return Ok(self.null_literal(i));
                 }
                 self.walk.begin_scope(1, c);
-                Ok(self.walked(i))
+                self.st = St::Walk;
+                Ok(i)
             }
             Field::Contents => match c {
                 Some(b'[') => {
-                    self.in_contents = true;
-                    self.set_cont();
-                    self.st = St::ArrFirst;
+                    self.items = ContentsWalk::new();
+                    self.st = St::Contents;
                     Ok(i + 1)
                 }
                 _ => self.wrong(i, c, at, named(field)),
             },
             Field::ResultMeta | Field::ReqMeta | Field::InputResponses | Field::Data => match c {
                 Some(b'n') => Ok(self.null_literal(i)),
-                Some(b'{') => self.captured(field, 1, i, sink),
-                _ if field == Field::Data => self.captured(field, 1, i, sink),
+                Some(b'{') => Ok(self.captured(field, i, sink)),
+                _ if field == Field::Data => Ok(self.captured(field, i, sink)),
                 _ => self.wrong(i, c, at, named(field)),
             },
-            Field::ItemUri
-            | Field::ItemMime
-            | Field::ItemText
-            | Field::ItemBlob
-            | Field::ItemMeta
-            | Field::ItemOther => {
-                self.note_member(field, c);
-                match c {
-                    Some(b'"') => Ok(self.typed_string(field, i, sink)),
-                    Some(b'{') if field == Field::ItemMeta => self.captured(field, 3, i, sink),
-                    _ => {
-                        self.walk.begin(true, 3);
-                        Ok(self.walked(i))
-                    }
-                }
-            }
-            Field::BadItem => {
-                if c == Some(b'{') {
-                    self.in_item = true;
-                    self.set_cont();
-                    self.item = ItemShape::new();
-                    self.st = St::ObjFirst;
-                    if sink.reads() {
-                        sink.event(Ev::ItemStart);
-                    }
-                    return Ok(i + 1);
-                }
-                self.walk.begin(true, 2);
-                Ok(self.walked(i))
-            }
             Field::Ignored => {
                 self.walk.begin(false, 0);
-                Ok(self.walked(i))
+                self.st = St::Walk;
+                Ok(i)
             }
-            // Never the field of a value's start: `wrong` sets it there.
-            Field::Wrong => self.wrong(i, c, at, self.wrong_for),
+            // Never the field of a value's start: `wrong` sets it there, and
+            // the items' members are the `contents` walker's.
+            _ => self.wrong(i, c, at, self.wrong_for),
         }
     }
 
@@ -768,60 +578,39 @@ impl Machine {
         }
         self.wrong_for = what;
         self.field = Field::Wrong;
-        self.walk.begin(true, 0);
-        Ok(self.walked(i))
+        Ok(self.walked(i, false))
     }
 
-    /// The value at `i`, which the schema does not interpret, is walked
-    /// ([`St::Walk`], with `walk` set up for it).
-    const fn walked(&mut self, i: usize) -> usize {
+    /// The scalar at `i` (a number, `null` when `null`, or a value of the
+    /// wrong type) is walked fully ([`St::Walk`]).
+    const fn walked(&mut self, i: usize, null: bool) -> usize {
+        self.null = null;
+        self.walk.begin(true, 0);
         self.st = St::Walk;
         i
     }
 
+    /// `null` for an optional field: the `n` at `i` is walked.
+    const fn null_literal(&mut self, i: usize) -> usize {
+        self.walked(i, true)
+    }
+
     /// A raw field (`_meta`, `data`) begins: fully checked, and handed to a
     /// reader piece by piece.
-    fn captured<S: Sink>(
-        &mut self,
-        field: Field,
-        open: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Result<usize, BodyError> {
-        self.walk.begin(true, open);
-        let next = self.walked(i);
+    fn captured<S: Sink>(&mut self, field: Field, i: usize, sink: &mut S) -> usize {
+        self.walk.begin(true, 1);
+        self.st = St::Walk;
         if sink.reads() && reads_raw(field) {
             self.cap = Some(field);
             self.cap_from = i;
             sink.event(Ev::Start(field));
         }
-        Ok(next)
-    }
-
-    /// The member's key and first byte, for the untagged choice.
-    fn note_member(&mut self, field: Field, c: Option<u8>) {
-        let key = match field {
-            Field::ItemUri => ItemKey::Uri,
-            Field::ItemMime => ItemKey::MimeType,
-            Field::ItemText => ItemKey::Text,
-            Field::ItemBlob => ItemKey::Blob,
-            Field::ItemMeta => ItemKey::Meta,
-            _ => return,
-        };
-        self.item.note_value(key, c);
-    }
-
-    /// `null` for an optional field: the `n` at `i` is consumed.
-    fn null_literal(&mut self, i: usize) -> usize {
-        self.null = true;
-        self.walk.begin(true, 0);
-        self.walked(i)
+        i
     }
 
     /// A typed string field's opening quote is at `i`.
     fn typed_string<S: Sink>(&mut self, field: Field, i: usize, sink: &mut S) -> usize {
         self.key = false;
-        self.names = Names::None;
         self.read = sink.reads() && reads_string(field);
         self.string_start(false);
         if self.read {
@@ -849,51 +638,34 @@ impl Machine {
         let emit: Option<&mut dyn FnMut(&str)> = if read { Some(&mut to_reader) } else { None };
         match self.walk.text.more(chunk, i, self.base, eof, emit)? {
             Some(next) => {
-                self.string_end(chunk, next - 1, self.base + next - 1, sink)?;
+                self.string_end(sink);
                 Ok(next)
             }
             None => Ok(chunk.len()),
         }
     }
 
-    /// The closing quote of a string is `chunk[j]`, at absolute `at`.
-    fn string_end<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        j: usize,
-        at: usize,
-        sink: &mut S,
-    ) -> Result<(), BodyError> {
+    /// A string of the machine's own ended.
+    fn string_end<S: Sink>(&mut self, sink: &mut S) {
         if self.key {
-            let found = self.walk.text.name().find(self.name_table(self.names));
             self.key = false;
-            self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
-            self.st = St::Colon;
-            return Ok(());
+            let found = self.walk.text.name().find(self.name_table());
+            self.key_found(found);
+            return;
         }
         if self.read {
             self.read = false;
             sink.event(Ev::End(self.field));
         }
-        self.after_scalar(chunk, j + 1, at + 1, sink)
+        self.value_end();
     }
 
-    /// The common key: plain ASCII, whole in the chunk from `i` (just after
-    /// its opening quote), at most 16 bytes. Matched against the names at
-    /// once; `None` for the general string path (escapes, non-ASCII, a cut,
-    /// a longer key).
-    #[inline]
-    fn whole_key(&mut self, chunk: &[u8], i: usize) -> Option<usize> {
-        let (j, high) = scan(chunk, i);
-        let len = j - i;
-        if high || len > 16 || chunk.get(j) != Some(&b'"') {
-            return None;
-        }
-        let found = Key::plain(chunk, i, len).find(self.name_table(self.names));
+    /// A key was read whole, matched to the name `found`: its colon is
+    /// next.
+    fn key_found(&mut self, found: Option<usize>) {
         self.key = false;
         self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
         self.st = St::Colon;
-        Some(j + 1)
     }
 
     // ----- members, scalars and closes ----------------------------------
@@ -902,10 +674,7 @@ impl Machine {
     /// [`DuplicateField`](K::DuplicateField), whatever follows the key (as
     /// serde's derived visitor checks it before the colon).
     fn duplicate(&self) -> Result<(), BodyError> {
-        if self.cont() == Cont::TopObj
-            && self.key_found != NO_MATCH
-            && self.seen >> self.key_found & 1 == 1
-        {
+        if !self.top_arr && self.key_found != NO_MATCH && self.seen >> self.key_found & 1 == 1 {
             let field = Detail::field(self.base() + self.key_found);
             return Err(BodyError::about(K::DuplicateField, self.key_at, field));
         }
@@ -915,91 +684,37 @@ impl Machine {
     /// The colon after a key was consumed: the member's field.
     fn member(&mut self) -> Result<(), BodyError> {
         let found = (self.key_found != NO_MATCH).then_some(usize::from(self.key_found));
-        match self.cont() {
-            Cont::TopObj => {
-                self.field = match found {
-                    Some(j) => {
-                        self.duplicate()?;
-                        self.seen |= 1 << j;
-                        self.fields().get(j).copied().unwrap_or(Field::Ignored)
-                    }
-                    None => Field::Ignored,
-                };
+        self.field = match found {
+            Some(j) => {
+                self.duplicate()?;
+                self.seen |= 1 << j;
+                self.fields().get(j).copied().unwrap_or(Field::Ignored)
             }
-            Cont::Item => {
-                self.field = found
-                    .and_then(|j| ITEM_FIELDS.get(j).copied())
-                    .unwrap_or(Field::ItemOther);
-            }
-            _ => {}
-        }
+            None => Field::Ignored,
+        };
         self.st = St::Value;
         Ok(())
     }
 
-    /// A scalar ended; `i` is the chunk index after it (absolute `at`).
-    fn after_scalar<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        i: usize,
-        at: usize,
-        sink: &mut S,
-    ) -> Result<(), BodyError> {
-        self.value_end(chunk, i, at, sink)
-    }
-
-    /// A closing bracket at absolute `at` was consumed (`i` is the index
-    /// after it).
-    fn close<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        i: usize,
-        at: usize,
-        sink: &mut S,
-    ) -> Result<(), BodyError> {
-        match self.cont() {
-            Cont::Item => {
-                let is_text = self.item.is_text();
-                if !(is_text || self.item.is_blob()) {
-                    let why = self.item.fault();
-                    return Err(BodyError::about(K::InvalidContentItem, at, why));
-                }
-                self.in_item = false;
-                self.set_cont();
-                self.st = St::Next;
-                if sink.reads() {
-                    sink.event(Ev::ItemEnd(is_text));
-                }
-                Ok(())
-            }
-            Cont::Contents => {
-                self.in_contents = false;
-                self.set_cont();
-                self.field = Field::Contents;
-                self.value_end(chunk, i, at + 1, sink)
-            }
-            Cont::TopObj | Cont::TopArr => {
-                let need = shape::required(self.base());
-                if self.seen & need != need {
-                    return Err(shape::missing(self.base(), self.seen, at));
-                }
-                self.st = St::End;
-                Ok(())
-            }
+    /// The struct's closing bracket at absolute `at` was consumed.
+    fn close(&mut self, at: usize) -> Result<(), BodyError> {
+        let need = shape::required(self.base());
+        if self.seen & need != need {
+            return Err(shape::missing(self.base(), self.seen, at));
         }
+        self.st = St::End;
+        Ok(())
     }
 
-    /// The current field's value is complete; `i` is the chunk index after
-    /// it (absolute `at`).
-    fn value_end<S: Sink>(
+    /// A walked value ended; `i` is the chunk index after it: what its
+    /// field makes of it.
+    fn field_end<S: Sink>(
         &mut self,
         chunk: &[u8],
         i: usize,
-        at: usize,
         sink: &mut S,
     ) -> Result<(), BodyError> {
-        let field = self.field;
-        match field {
+        match self.field {
             Field::Ttl => {
                 let ttl = if self.null {
                     None
@@ -1026,10 +741,6 @@ impl Machine {
                     sink.event(Ev::Scope(scope));
                 }
             }
-            Field::BadItem => {
-                let why = Detail::ITEM_NOT_OBJECT;
-                return Err(BodyError::about(K::InvalidContentItem, at, why));
-            }
             Field::Wrong => {
                 return Err(BodyError::about(
                     K::InvalidType,
@@ -1048,18 +759,15 @@ impl Machine {
             }
             sink.event(Ev::End(f));
         }
-        self.st = St::Next;
-        if !self.in_item && !self.in_contents && self.top_arr {
-            self.index += 1;
-        }
+        self.value_end();
         Ok(())
     }
 
-    // ----- numbers -------------------------------------------------------
-
-    /// A number starts at `i` (absolute `at`): `-` or a digit.
-    fn number_start(&mut self, i: usize) -> usize {
-        self.walk.begin(true, 0);
-        self.walked(i)
+    /// The current field's value is complete.
+    const fn value_end(&mut self) {
+        self.st = St::Next;
+        if self.top_arr {
+            self.index += 1;
+        }
     }
 }

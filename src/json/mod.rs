@@ -24,7 +24,9 @@
 //! issue's remaining work.
 
 pub(crate) mod core;
+pub(crate) mod event;
 pub(crate) mod find;
+pub(crate) mod items;
 pub(crate) mod lex;
 pub(crate) mod nest;
 pub(crate) mod number;

@@ -526,12 +526,6 @@ pub(crate) struct NameTable {
 }
 
 impl NameTable {
-    /// No name.
-    pub(crate) const NONE: Self = Self {
-        text: &[],
-        keys: &[],
-    };
-
     /// The number of names.
     pub(crate) const fn len(self) -> usize {
         self.text.len()

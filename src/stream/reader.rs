@@ -5,7 +5,7 @@ use crate::base64::{Carry, DecodeError, Decoder};
 use crate::blob::Base64Error;
 use crate::error::{BodyError, BodyErrorKind as K, FrameError};
 use crate::frame::Tag;
-use crate::json::core::{Dyn, Ev, Field};
+use crate::json::event::{Dyn, Ev, Field};
 use crate::json::shape::CacheScope;
 
 /// Which body of a content item the reference keeps, told at the item's

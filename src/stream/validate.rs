@@ -3,8 +3,10 @@
 
 use crate::error::{BodyError, FrameError};
 use crate::frame::Tag;
-use crate::json::core::{Dyn, Kind, Machine, Sink};
+use crate::json::core::{Kind, Machine};
+use crate::json::event::Dyn;
 use crate::json::find;
+use crate::json::items::Items;
 
 /// Validates a response frame fed in chunks, as
 /// [`Frame::decode`](crate::Frame::decode) validates it whole.
@@ -73,6 +75,7 @@ impl FrameValidator {
     /// The [`FrameError`] that [`Frame::decode`](crate::Frame::decode) gives
     /// for the whole frame, as soon as these bytes decide it; then the same
     /// error from every later call.
+    #[inline]
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), FrameError> {
         if find::HOST && !self.machine.compact {
             self.step(chunk, false, &mut ())
@@ -96,7 +99,7 @@ impl FrameValidator {
         self.tag.ok_or(FrameError::Empty)
     }
 
-    pub(crate) fn step<S: Sink>(
+    pub(crate) fn step<S: for<'c> Items<'c>>(
         &mut self,
         mut chunk: &[u8],
         eof: bool,

@@ -4,9 +4,10 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use super::{Fields, Members, TOP};
-use crate::error::{BodyError, BodyErrorKind as K, Detail};
-use crate::json::nest;
+use super::{Fields, TOP};
+use crate::error::{BodyError, Detail};
+use crate::json::event::Sink;
+use crate::json::items::{ContentsWalk, Items};
 use crate::json::scan::Scanner;
 use crate::json::shape::{
     self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, TTL_MS,
@@ -33,10 +34,6 @@ const RESULT_TYPE: Detail = Detail::field(Detail::RESULT);
 const CONTENTS: Detail = Detail::field(Detail::RESULT + 3);
 const META: Detail = Detail::field(Detail::RESULT + 4);
 
-/// Open containers around a content item's members: the result, the
-/// `contents` array and the item itself.
-const ITEM: usize = 3;
-
 impl<'a> ResultView<'a> {
     /// Validates result JSON exactly as
     /// `serde_json::from_slice::<rmcp::model::ReadResourceResult>`.
@@ -45,7 +42,7 @@ impl<'a> ResultView<'a> {
             Self::decode_with(json, &mut Spans::default())
         } else {
             // Microcontrollers validate with the sink their item reader uses,
-            // so `content_item` is compiled once (see `Content::read_scanned`).
+            // so the item walk is compiled once (see `Content::read_scanned`).
             Self::decode_with(json, &mut Found::new())
         }
     }
@@ -53,7 +50,7 @@ impl<'a> ResultView<'a> {
     /// [`decode`](Self::decode), handing each content item's members and
     /// verdict to `items` as validation meets them (the `alloc` builder
     /// builds rmcp's items from them in the same pass).
-    pub(crate) fn decode_with<S: Items<'a>>(
+    pub(crate) fn decode_with<S: ItemSink<'a>>(
         json: &'a [u8],
         items: &mut S,
     ) -> Result<Self, BodyError> {
@@ -160,9 +157,10 @@ impl<'a> Scanner<'a> {
         self.scope_value(TOP)?.verdict(at)
     }
 
-    /// `contents`: an array of content items. Returns the array's text and
-    /// its length.
-    fn contents_field<S: Items<'a>>(
+    /// `contents`: an array of content items, walked by the `contents`
+    /// walker's whole-buffer lane ([`json::items`](crate::json::items)).
+    /// Returns the array's text and its length.
+    fn contents_field<S: ItemSink<'a>>(
         &mut self,
         items: &mut S,
     ) -> Result<(&'a [u8], usize), BodyError> {
@@ -171,89 +169,26 @@ impl<'a> Scanner<'a> {
             return Err(self.wrong_type(CONTENTS));
         }
         self.pos += 1;
-        let mut len = 0usize;
-        loop {
-            match self.ws() {
-                Some(b']') => {
-                    self.pos += 1;
-                    let text = self.buf.get(start..self.pos).unwrap_or_default();
-                    items.contents_end(self.pos);
-                    return Ok((text, len));
-                }
-                Some(b',') if len > 0 => {
-                    self.pos += 1;
-                    let next = self.ws();
-                    nest::after_array_comma(next).map_err(|k| self.err(k))?;
-                }
-                None => return Err(self.err(K::Eof)),
-                Some(_) if len > 0 => return Err(self.err(K::ExpectedCommaOrEndOfArray)),
-                Some(_) => {}
-            }
-            self.ws();
-            self.content_item(items)?;
-            len += 1;
-        }
-    }
-
-    /// One content item, as serde's untagged `ResourceContents` decides it:
-    /// every member is parsed as a `Value` (fully checked), then the item
-    /// must fit `TextResourceContents` or else `BlobResourceContents`.
-    fn content_item<S: Items<'a>>(&mut self, items: &mut S) -> Result<(), BodyError> {
-        if self.peek() != Some(b'{') {
-            self.value_full(ITEM - 1)?;
-            let at = self.pos;
-            return Err(BodyError::about(
-                K::InvalidContentItem,
-                at,
-                Detail::ITEM_NOT_OBJECT,
-            ));
-        }
-        let mut item = ItemShape::default();
-        let mut members = Members::open(self);
-        while let Some(member) = members.next(self)? {
-            let key = ItemKey::of(member.find(ITEM_KEYS));
-            let first = self.peek();
-            if first == Some(b'"') {
-                // A string value: checked as `value_full` checks it.
-                items.string(self, key)?;
-            } else {
-                let value = self.value_full(ITEM)?;
-                items.other(key, value);
-            }
-            item.note(key, first);
-        }
-        if items.item_end(&item) {
-            Ok(())
-        } else {
-            let at = self.pos.saturating_sub(1);
-            Err(BodyError::about(K::InvalidContentItem, at, item.fault()))
-        }
+        let len = self.contents_whole(&mut ContentsWalk::new(), items)?;
+        let text = self.buf.get(start..self.pos).unwrap_or_default();
+        Ok((text, len))
     }
 }
 
-/// What the item walk hands on while it validates a result's `contents`:
-/// the view notes long strings for its own walk ([`Spans`]); the `alloc`
-/// builder builds rmcp's items in the same pass. Each member comes after its
-/// value was checked; `item_end` comes after the item's `}` and answers the
-/// item's verdict.
-pub(crate) trait Items<'a> {
-    /// A string member (its key, if it is one the untagged choice looks
-    /// at): `s` is at its value's opening quote, and the call checks the
-    /// string fully (`s.string(true)`, or `s.string_unchecked_utf8()`
-    /// followed by its own UTF-8 check).
-    fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError>;
-    /// A member whose value is not a string.
-    fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>);
-    /// The item closed with the members seen in `shape`: whether it is a
-    /// valid text or blob item.
-    fn item_end(&mut self, shape: &ItemShape) -> bool {
-        shape.is_text() || shape.is_blob()
-    }
-    /// The `contents` array closed just before offset `end`.
-    fn contents_end(&mut self, _end: usize) {}
+/// The validation's item sink ([`Items`]) as the view's decode takes it:
+/// with the long strings it noted for the view's own walk.
+pub(crate) trait ItemSink<'a>: Items<'a> {
     /// The long strings the view remembers for its walk.
     fn spans(&self) -> Spans {
         Spans::default()
+    }
+}
+
+impl Sink for Spans {}
+
+impl ItemSink<'_> for Spans {
+    fn spans(&self) -> Spans {
+        *self
     }
 }
 
@@ -272,11 +207,6 @@ impl<'a> Items<'a> for Spans {
     #[inline]
     fn contents_end(&mut self, end: usize) {
         self.measure_from(end);
-    }
-
-    #[inline]
-    fn spans(&self) -> Spans {
-        *self
     }
 }
 
@@ -496,6 +426,9 @@ impl<'a> Found<'a> {
     }
 }
 
+impl Sink for Found<'_> {}
+impl<'a> ItemSink<'a> for Found<'a> {}
+
 impl<'a> Items<'a> for Found<'a> {
     #[inline]
     fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
@@ -561,7 +494,7 @@ impl<'a> Content<'a> {
     /// [`read_walked`](Self::read_walked) on microcontrollers
     /// ([`HOST`](crate::json::find::HOST) false), from the item at `s`'s
     /// position, leaving `s` after it: by validation's own item walk
-    /// ([`Scanner::content_item`]) into the sink validation uses there,
+    /// (the `contents` walker's, one item) into the sink validation uses there,
     /// whose checks cannot fail on text it validated. One grammar's code
     /// instead of two, and one item walk instead of two (a test checks
     /// both read the same items).
@@ -569,7 +502,8 @@ impl<'a> Content<'a> {
     fn read_scanned(s: &mut Scanner<'a>) -> Option<Self> {
         let start = s.pos;
         let mut found = Found::new();
-        s.content_item(&mut found).ok()?;
+        s.contents_whole(&mut ContentsWalk::one(), &mut found)
+            .ok()?;
         let item = s.buf.get(start..s.pos)?;
         Some(found.content(item))
     }
@@ -659,6 +593,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+    use crate::error::BodyErrorKind as K;
 
     /// `cacheScope` as it was read before the one-walk form: the whole
     /// value first (`value_full`), then its string or its members from the
