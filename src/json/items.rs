@@ -622,12 +622,7 @@ mod tests {
         let mut oks = 0usize;
         for round in 0..8_000 {
             crate::json::xorshift(&mut seed);
-            buf.clear();
-            let mut r = seed;
-            for _ in 0..seed % 14 {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                buf.extend_from_slice(TOKENS[(r >> 33) as usize % TOKENS.len()]);
-            }
+            crate::json::soup(seed, 14, &TOKENS, &mut buf);
             if round % 3 == 0 {
                 // A valid array more often than soup alone makes one.
                 buf.splice(0..0, TOKENS[29].iter().copied());

@@ -46,3 +46,21 @@ pub(crate) fn xorshift(seed: &mut u64) -> u64 {
     *seed ^= *seed << 17;
     *seed
 }
+
+#[cfg(test)]
+extern crate std;
+
+/// Token soup: `out` becomes `seed % most` tokens of `tokens`, each picked
+/// by a linear congruential step from `seed`: the unit tests' generated
+/// inputs of every kind, defects included.
+#[cfg(test)]
+pub(crate) fn soup(seed: u64, most: u64, tokens: &[&[u8]], out: &mut std::vec::Vec<u8>) {
+    out.clear();
+    let mut r = seed;
+    for _ in 0..seed % most {
+        r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        if let Some(token) = tokens.get((r >> 33) as usize % tokens.len()) {
+            out.extend_from_slice(token);
+        }
+    }
+}

@@ -461,12 +461,7 @@ mod tests {
         let mut oks = 0usize;
         for _ in 0..100_000 {
             crate::json::xorshift(&mut seed);
-            buf.clear();
-            let mut r = seed;
-            for _ in 0..seed % 24 {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                buf.extend_from_slice(TOKENS[(r >> 33) as usize % TOKENS.len()]);
-            }
+            crate::json::soup(seed, 24, &TOKENS, &mut buf);
             for open in [0, 126] {
                 let mut a = Scanner::new(&buf);
                 let mut b = Scanner::new(&buf);

@@ -734,12 +734,7 @@ mod tests {
         let mut oks = 0usize;
         for round in 0..12_000 {
             crate::json::xorshift(&mut seed);
-            buf.clear();
-            let mut r = seed;
-            for _ in 0..seed % 16 {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                buf.extend_from_slice(TOKENS[(r >> 33) as usize % TOKENS.len()]);
-            }
+            crate::json::soup(seed, 16, &TOKENS, &mut buf);
             let first = skip_ws(&buf);
             for (full, scope) in [(true, false), (false, false), (true, true)] {
                 let mut a = walks(full, scope, first);
