@@ -327,6 +327,14 @@ impl<'a> Scanner<'a> {
                     Some(b',') if at == In::After => {
                         self.pos += 1;
                         at = In::MemberComma;
+                        if !R && HOST {
+                            // The next member at once (its key and value).
+                            let next = self.ws();
+                            nest::after_object_comma(next).map_err(|k| self.err(k))?;
+                            // (The whole-buffer lane's key takes its colon.)
+                            self.item_key::<R>(c, &mut nested)?;
+                            at = value!();
+                        }
                     }
                     Some(b'"') if at == In::Open => {
                         at = self.item_key::<R>(c, &mut nested)?;
