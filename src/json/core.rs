@@ -1,13 +1,14 @@
-//! The resumable core: one pushdown automaton for the structure of the
-//! three bodies (result, error, request), fed chunk by chunk, holding no
-//! byte of the input but what a lexeme cut by a chunk's end holds.
+//! The resumable core: the driver that feeds the bodies' structure, chunk
+//! by chunk, holding no byte of the input but what a lexeme cut by a
+//! chunk's end holds.
 //!
-//! Its states are the places where the whole-buffer decoder (`json::scan`
-//! and `view::*`) looks at the next structural byte of a body: the top
-//! struct's keys, colons, commas and brackets. "No next byte" (`None`) is handled by the same arm
-//! whether it means the end of the input (after [`Machine::run`] with
-//! `eof`) or only the end of a chunk (then the machine stops and resumes in
-//! that state).
+//! Its states say whose code runs next: the top struct's cursor
+//! ([`json::body`](super::body), its resumable lane: keys, colons, commas,
+//! brackets, duplicate and missing fields), a field's value as
+//! [`body::take`](super::body::take) says its field takes it, or after the
+//! struct. "No next byte" (`None`) is handled by the same code whether it
+//! means the end of the input (after [`Machine::run`] with `eof`) or only
+//! the end of a chunk (then the machine stops and resumes in that state).
 //!
 //! What lies inside a value it hands to code shared with the whole-buffer
 //! decoder: its keys and typed strings to the resumable string lexeme
@@ -19,8 +20,8 @@
 //! walk compiled with resume points, and the `contents` array with its
 //! items to the `contents` walker's resumable lane
 //! ([`json::items`](super::items)), which is `Frame::decode`'s. The key
-//! matcher and name tables, and the `cacheScope`, `ttlMs`, `code` and item
-//! rules are `json::shape`'s.
+//! matcher and name tables, and the `cacheScope`, `ttlMs`, `code`,
+//! missing-field and item rules are `json::shape`'s.
 //!
 //! What the whole-buffer decoder decides late, this decides late too, with
 //! the same offsets: UTF-8 errors of a string are held until its closing
@@ -34,13 +35,13 @@
 //! firmware links one copy of it.
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::body::{Fields, Step, Take, take};
 use crate::json::event::{Ev, Field, Sink, named, reads_raw, reads_string};
 use crate::json::find;
 use crate::json::items::{ContentsWalk, Items};
 use crate::json::nest::{self, Word};
 use crate::json::scan::{Scanner, WINDOW};
 use crate::json::shape::{self, ERROR_KEYS, NameTable, REQUEST_KEYS, RESULT_KEYS};
-use crate::json::text;
 use crate::json::walk::{Walk, Walked};
 
 /// Which body the machine validates.
@@ -74,18 +75,9 @@ const REQUEST_FIELDS: [Field; 4] = [
 enum St {
     /// Before the top-level struct.
     Start,
-    /// After the top struct's `{`.
-    ObjFirst,
-    /// After `,` in an object.
-    ObjComma,
-    /// After a key.
-    Colon,
-    /// After a value or member: `,` or the close.
-    Next,
-    /// After the positional struct's `[`.
-    ArrFirst,
-    /// After `,` in an array.
-    ArrComma,
+    /// In the top struct, between its values: the cursor's
+    /// ([`json::body`](super::body)).
+    Top,
     /// At a value (whitespace first).
     Value,
     /// Inside a string (the string lexeme's, [`text::Cut`]).
@@ -100,23 +92,9 @@ enum St {
 
 impl St {
     const fn skips_ws(self) -> bool {
-        matches!(
-            self,
-            Self::Start
-                | Self::ObjFirst
-                | Self::ObjComma
-                | Self::Colon
-                | Self::Next
-                | Self::ArrFirst
-                | Self::ArrComma
-                | Self::Value
-                | Self::End
-        )
+        matches!(self, Self::Start | Self::Value | Self::End)
     }
 }
-
-/// `key_found` when the key is none of the names.
-const NO_MATCH: u8 = u8::MAX;
 
 /// Bit-stack words: one bit (object or array) per open level of a value.
 const STACK_WORDS: usize = WINDOW / nest::BITS;
@@ -135,12 +113,8 @@ pub(crate) struct Machine {
     pub(crate) compact: bool,
 
     // ----- schema -----
-    /// The struct is in serde's positional form (an array).
-    top_arr: bool,
-    /// Known top-level fields seen (bit per field index).
-    seen: u8,
-    /// Positional form: index of the next field.
-    index: u8,
+    /// The top struct's cursor ([`json::body`](super::body)).
+    top: Fields,
     /// The value being read.
     field: Field,
     /// The value's first byte (for errors reported at it).
@@ -149,8 +123,6 @@ pub(crate) struct Machine {
     wrong_for: Detail,
     /// The value is an optional field's `null`.
     null: bool,
-    /// The key that started the current member (for `DuplicateField`).
-    key_at: usize,
     /// The walk of `contents` ([`json::items`](super::items)).
     items: ContentsWalk,
 
@@ -160,11 +132,10 @@ pub(crate) struct Machine {
     stack: [Word; STACK_WORDS],
 
     // ----- strings -----
-    // (The string being read is the walk's string lexeme, `walk.text`: a
-    // walk and a string of the machine's own never run at once.)
-    key: bool,
-    /// The matched name of the key just read (`NO_MATCH` for none).
-    key_found: u8,
+    // (The string being read, a key or a typed field, is the walk's string
+    // lexeme, `walk.text`: a walk and a string of the machine's own never
+    // run at once.)
+    /// The typed string is handed to a reader.
     read: bool,
 
     // ----- a raw field being handed out -----
@@ -181,19 +152,14 @@ impl Machine {
             st: St::Start,
             base,
             compact: !find::HOST,
-            top_arr: false,
-            seen: 0,
-            index: 0,
+            top: Fields::START,
             field: Field::Ignored,
             value_at: 0,
             wrong_for: Detail::NONE,
             null: false,
-            key_at: 0,
             items: ContentsWalk::new(),
             walk: Walk::new(false, 0, false),
             stack: [0; STACK_WORDS],
-            key: false,
-            key_found: NO_MATCH,
             read: false,
             cap: None,
             cap_from: 0,
@@ -257,6 +223,17 @@ impl Machine {
         self.run_from(chunk, i, eof, sink)
     }
 
+    /// Runs the top struct's cursor ([`json::body`](super::body)) in its
+    /// resumable lane from `chunk[i]`: the index to go on from, and where
+    /// it stopped.
+    #[inline(always)]
+    fn top(&mut self, chunk: &[u8], i: usize, eof: bool) -> Result<(usize, Step), BodyError> {
+        let mut s = Scanner::chunk(chunk, i, self.base, eof);
+        let names = self.name_table();
+        let step = s.fields::<true>(&mut self.top, names, Some(&mut self.walk.text))?;
+        Ok((s.pos, step))
+    }
+
     /// Runs the `contents` walker's resumable lane from `chunk[i]`: the
     /// index after the array when it ended in the chunk, or `None` when
     /// the chunk ran out inside it (the chunk is then consumed). One
@@ -309,105 +286,34 @@ impl Machine {
             let at = self.base + i;
             match self.st {
                 St::Str => {
-                    // A key whose opening quote ended the previous chunk:
-                    // the known-key lane, which `key_start` tried right after
-                    // the quote when it was in the same chunk.
-                    if i == 0 && self.key && self.walk.text.is_empty() {
-                        let next = self.known_key(chunk, i)?;
-                        if next > i {
-                            i = next;
-                            continue;
-                        }
-                    }
                     i = self.string(chunk, i, eof, sink)?;
                 }
-                St::Start => match c {
-                    Some(b'{') => {
+                St::Start => match Fields::opens(c) {
+                    Some(top) => {
                         i += 1;
-                        self.st = St::ObjFirst;
+                        self.top = top;
+                        self.st = St::Top;
                     }
-                    Some(b'[') => {
-                        i += 1;
-                        self.top_arr = true;
-                        self.st = St::ArrFirst;
-                    }
-                    _ => {
+                    None => {
                         self.value_at = at;
                         i = self.wrong(i, c, at, Detail::body(self.base()))?;
                     }
                 },
-                St::ObjFirst => match c {
-                    Some(b'}') => {
-                        i += 1;
-                        self.close(at)?;
-                    }
-                    Some(b'"') => {
-                        i = self.key_start(chunk, i + 1, at)?;
-                    }
-                    None => return Err(BodyError::new(K::Eof, at)),
-                    Some(_) => return Err(BodyError::new(K::KeyMustBeString, at)),
-                },
-                St::ObjComma => {
-                    nest::after_object_comma(c).map_err(|k| BodyError::new(k, at))?;
-                    i = self.key_start(chunk, i + 1, at)?;
-                }
-                St::Colon => match c {
-                    Some(b':') => {
-                        i += 1;
-                        self.member()?;
-                    }
-                    // A duplicate known key is refused before its colon is
-                    // looked at (`member` refuses it on the colon).
-                    None => {
-                        self.duplicate()?;
-                        return Err(BodyError::new(K::Eof, at));
-                    }
-                    Some(_) => {
-                        self.duplicate()?;
-                        return Err(BodyError::new(K::ExpectedColon, at));
-                    }
-                },
-                St::Next => match (self.top_arr, c) {
-                    (_, None) => return Err(BodyError::new(K::Eof, at)),
-                    (false, Some(b'}')) => {
-                        i += 1;
-                        self.close(at)?;
-                    }
-                    (false, Some(b',')) => {
-                        i += 1;
-                        self.st = St::ObjComma;
-                    }
-                    (false, Some(_)) => {
-                        return Err(BodyError::new(K::ExpectedCommaOrEndOfObject, at));
-                    }
-                    (true, Some(c)) => {
-                        let n = self.fields().len();
-                        if usize::from(self.index) < n {
-                            match c {
-                                b',' => {
-                                    i += 1;
-                                    self.st = St::ArrComma;
-                                }
-                                b']' => return Err(BodyError::new(K::InvalidLength, at)),
-                                _ => {
-                                    return Err(BodyError::new(K::ExpectedCommaOrEndOfArray, at));
-                                }
-                            }
-                        } else if c == b']' {
-                            i += 1;
-                            self.st = St::End;
-                        } else {
-                            return Err(BodyError::new(K::TrailingCharacters, at));
+                St::Top => {
+                    let step;
+                    (i, step) = self.top(chunk, i, eof)?;
+                    match step {
+                        Step::Field(j) => {
+                            self.field = self.fields().get(j).copied().unwrap_or(Field::Ignored);
+                            self.st = St::Value;
                         }
+                        Step::Skip => {
+                            self.field = Field::Ignored;
+                            self.st = St::Value;
+                        }
+                        Step::End => self.st = St::End,
+                        Step::More => {}
                     }
-                },
-                St::ArrFirst => match c {
-                    Some(b']') => return Err(BodyError::new(K::InvalidLength, at)),
-                    _ => self.element(),
-                },
-                St::ArrComma => {
-                    nest::after_array_comma(c).map_err(|k| BodyError::new(k, at))?;
-                    self.element();
                 }
                 St::Value => {
                     i = self.value(i, c, at, sink)?;
@@ -445,56 +351,10 @@ impl Machine {
         Ok(())
     }
 
-    /// An element of the positional struct is next (whitespace skipped):
-    /// the next field.
-    fn element(&mut self) {
-        self.field = self
-            .fields()
-            .get(usize::from(self.index))
-            .copied()
-            .unwrap_or(Field::Ignored);
-        self.st = St::Value;
-    }
-
-    /// Hosts' lane for a key the names are matched against, from `i` (just
-    /// after its opening quote): a plain key whole in the chunk and its
-    /// colon right after it are taken at once (two trips through the state
-    /// loop fewer); anything else is left to the loop, from `i`.
-    /// Microcontrollers take the compact general path (the lane costs flash
-    /// and stack there).
-    #[inline(always)]
-    fn known_key(&mut self, chunk: &[u8], i: usize) -> Result<usize, BodyError> {
-        if self.compact {
-            return Ok(i);
-        }
-        let Some((mut i, key)) = text::plain_key(chunk, i) else {
-            return Ok(i);
-        };
-        self.key_found(key.find(self.name_table()));
-        if chunk.get(i) == Some(&b':') {
-            i += 1;
-            self.member()?;
-        }
-        Ok(i)
-    }
-
-    /// An object key's opening quote was at `at`; its text starts at `i`.
-    /// Returns the index to go on from (past the key and its colon when
-    /// the known-key lane took them).
-    #[inline(always)]
-    fn key_start(&mut self, chunk: &[u8], i: usize, at: usize) -> Result<usize, BodyError> {
-        self.key_at = at;
-        self.key = true;
-        self.read = false;
-        self.string_start(true);
-        self.known_key(chunk, i)
-    }
-
-    /// A string of the machine's own begins: a key (its text gathered for
-    /// the name tables) or a typed string field.
-    fn string_start(&mut self, key: bool) {
+    /// A typed string field begins.
+    fn string_start(&mut self) {
         self.st = St::Str;
-        self.walk.text.start(true, key);
+        self.walk.text.start(true, false);
     }
 }
 
@@ -512,49 +372,29 @@ impl Machine {
         self.value_at = at;
         self.null = false;
         let field = self.field;
-        match field {
-            Field::ResultType | Field::RequestState | Field::Message | Field::ReqUri => match c {
-                Some(b'n') if matches!(field, Field::ResultType | Field::RequestState) => {
-                    Ok(self.null_literal(i))
-                }
-                Some(b'"') => Ok(self.typed_string(field, i, sink)),
-                _ => self.wrong(i, c, at, named(field)),
-            },
-            Field::Ttl | Field::Code => match c {
-                Some(b'n') if field == Field::Ttl => Ok(self.null_literal(i)),
-                Some(b'-' | b'0'..=b'9') => Ok(self.walked(i, false)),
-                _ => self.wrong(i, c, at, named(field)),
-            },
-            Field::Scope => {
-                if c == Some(b'n') {
-                    return Ok(self.null_literal(i));
-                }
+        match take(field, c) {
+            Take::Null => Ok(self.null_literal(i)),
+            Take::Str => Ok(self.typed_string(field, i, sink)),
+            Take::Num => Ok(self.walked(i, false)),
+            Take::Scope => {
                 self.walk.begin_scope(1, c);
                 self.st = St::Walk;
                 Ok(i)
             }
-            Field::Contents => match c {
-                Some(b'[') => {
-                    self.items = ContentsWalk::new();
-                    self.st = St::Contents;
-                    Ok(i + 1)
-                }
-                _ => self.wrong(i, c, at, named(field)),
-            },
-            Field::ResultMeta | Field::ReqMeta | Field::InputResponses | Field::Data => match c {
-                Some(b'n') => Ok(self.null_literal(i)),
-                Some(b'{') => Ok(self.captured(field, i, sink)),
-                _ if field == Field::Data => Ok(self.captured(field, i, sink)),
-                _ => self.wrong(i, c, at, named(field)),
-            },
-            Field::Ignored => {
+            Take::Contents => {
+                self.items = ContentsWalk::new();
+                self.st = St::Contents;
+                Ok(i + 1)
+            }
+            Take::Raw => Ok(self.captured(field, i, sink)),
+            Take::Skip => {
                 self.walk.begin(false, 0);
                 self.st = St::Walk;
                 Ok(i)
             }
-            // Never the field of a value's start: `wrong` sets it there, and
-            // the items' members are the `contents` walker's.
-            _ => self.wrong(i, c, at, self.wrong_for),
+            // `Wrong` is set by `wrong` itself, for the struct or a field.
+            Take::Wrong if field == Field::Wrong => self.wrong(i, c, at, self.wrong_for),
+            Take::Wrong => self.wrong(i, c, at, named(field)),
         }
     }
 
@@ -610,9 +450,8 @@ impl Machine {
 
     /// A typed string field's opening quote is at `i`.
     fn typed_string<S: Sink>(&mut self, field: Field, i: usize, sink: &mut S) -> usize {
-        self.key = false;
         self.read = sink.reads() && reads_string(field);
-        self.string_start(false);
+        self.string_start();
         if self.read {
             sink.event(Ev::Start(field));
         }
@@ -645,65 +484,13 @@ impl Machine {
         }
     }
 
-    /// A string of the machine's own ended.
+    /// A typed string field ended.
     fn string_end<S: Sink>(&mut self, sink: &mut S) {
-        if self.key {
-            self.key = false;
-            let found = self.walk.text.name().find(self.name_table());
-            self.key_found(found);
-            return;
-        }
         if self.read {
             self.read = false;
             sink.event(Ev::End(self.field));
         }
         self.value_end();
-    }
-
-    /// A key was read whole, matched to the name `found`: its colon is
-    /// next.
-    fn key_found(&mut self, found: Option<usize>) {
-        self.key = false;
-        self.key_found = found.and_then(|f| u8::try_from(f).ok()).unwrap_or(NO_MATCH);
-        self.st = St::Colon;
-    }
-
-    // ----- members, scalars and closes ----------------------------------
-
-    /// After a key of the top-level struct: a known field seen before is
-    /// [`DuplicateField`](K::DuplicateField), whatever follows the key (as
-    /// serde's derived visitor checks it before the colon).
-    fn duplicate(&self) -> Result<(), BodyError> {
-        if !self.top_arr && self.key_found != NO_MATCH && self.seen >> self.key_found & 1 == 1 {
-            let field = Detail::field(self.base() + self.key_found);
-            return Err(BodyError::about(K::DuplicateField, self.key_at, field));
-        }
-        Ok(())
-    }
-
-    /// The colon after a key was consumed: the member's field.
-    fn member(&mut self) -> Result<(), BodyError> {
-        let found = (self.key_found != NO_MATCH).then_some(usize::from(self.key_found));
-        self.field = match found {
-            Some(j) => {
-                self.duplicate()?;
-                self.seen |= 1 << j;
-                self.fields().get(j).copied().unwrap_or(Field::Ignored)
-            }
-            None => Field::Ignored,
-        };
-        self.st = St::Value;
-        Ok(())
-    }
-
-    /// The struct's closing bracket at absolute `at` was consumed.
-    fn close(&mut self, at: usize) -> Result<(), BodyError> {
-        let need = shape::required(self.base());
-        if self.seen & need != need {
-            return Err(shape::missing(self.base(), self.seen, at));
-        }
-        self.st = St::End;
-        Ok(())
     }
 
     /// A walked value ended; `i` is the chunk index after it: what its
@@ -763,11 +550,8 @@ impl Machine {
         Ok(())
     }
 
-    /// The current field's value is complete.
+    /// The current field's value is complete: the cursor goes on.
     const fn value_end(&mut self) {
-        self.st = St::Next;
-        if self.top_arr {
-            self.index += 1;
-        }
+        self.st = St::Top;
     }
 }

@@ -19,10 +19,15 @@
 //! * [`shape`]: the key matcher and the name tables ([`shape::Key`]), the
 //!   content item verdict, the `cacheScope`, `ttlMs` and `code` rules.
 //!
-//! What is still written per engine (the bodies' own structure: the top
-//! struct's and the items' fields, the `contents` array) is the one-core
-//! issue's remaining work.
+//! And the bodies' structure, in the same two lanes:
+//!
+//! * [`body`]: the top struct of a result, an error or a request (keys,
+//!   colons, commas, brackets, the positional form, duplicate and missing
+//!   fields) as a cursor that stops at each field's value, and what each
+//!   typed field takes ([`body::take`]);
+//! * [`items`]: the `contents` array and its content items.
 
+pub(crate) mod body;
 pub(crate) mod core;
 pub(crate) mod event;
 pub(crate) mod find;

@@ -2,10 +2,11 @@
 
 use core::fmt;
 
-use super::{Fields, TOP};
+use super::Fields;
 use crate::error::{BodyError, Detail};
+use crate::json::event::Field;
 use crate::json::scan::Scanner;
-use crate::json::shape::{self, CODE, ERROR_KEYS};
+use crate::json::shape::{self, ERROR_KEYS};
 use crate::json::str::{JsonStr, RawJson};
 
 /// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.
@@ -16,9 +17,6 @@ pub struct ErrorView<'a> {
     message: JsonStr<'a>,
     data: Option<RawJson<'a>>,
 }
-
-/// The fields, as errors name them.
-const MESSAGE: Detail = Detail::field(Detail::ERROR + 1);
 
 impl<'a> ErrorView<'a> {
     /// Validates error JSON exactly as `serde_json::from_slice::<rmcp::ErrorData>`.
@@ -31,8 +29,8 @@ impl<'a> ErrorView<'a> {
         while let Some(i) = fields.next(&mut s, ERROR_KEYS)? {
             match i {
                 0 => code = Some(s.i32_field()?),
-                1 => message = Some(s.req_string(MESSAGE)?),
-                _ => data = s.opt_value(TOP)?,
+                1 => message = s.string_field(Field::Message)?,
+                _ => data = s.raw_field(Field::Data)?,
             }
         }
         let (Some(code), Some(message)) = (code, message) else {
@@ -77,11 +75,8 @@ impl<'a> ErrorView<'a> {
 impl Scanner<'_> {
     /// `code`: a JSON integer literal in `i32` (serde_json's `deserialize_i32`).
     fn i32_field(&mut self) -> Result<i32, BodyError> {
+        self.field_take(Field::Code)?;
         let at = self.pos;
-        match self.ws() {
-            Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(self.wrong_type(CODE)),
-        }
         let num = self.number()?;
         shape::code(num, at)
     }

@@ -1,10 +1,8 @@
 //! [`RawJson::members`]: the members of a validated object, for the views.
 //!
 //! On hosts by the walker over validated text ([`next_member`]); on
-//! microcontrollers by the scanner and the views' member cursor, as
-//! [`Content`](crate::Content)s are read there, so that one walk is linked.
+//! microcontrollers by the scanner's lexemes, which every decode links.
 
-use super::Members as Cursor;
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson, next_member};
 
@@ -62,15 +60,19 @@ impl<'a> Iterator for Members<'a> {
 
 /// Microcontrollers' [`next_member`], by the scanner: `b` is an
 /// object from its `{` (before the first member) or the bytes after a
-/// member; the member, and the bytes after it.
+/// member; the member, and the bytes after it. The text was validated, so
+/// no rule is checked here: a `{` or `,`, a key, its colon, a value.
 fn scan_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
     let mut s = Scanner::new(b);
-    let mut members = if b.first() == Some(&b'{') {
-        Cursor::open(&mut s)
-    } else {
-        Cursor::after_member()
-    };
-    let key = members.next(&mut s).ok()??.text;
+    if let b'{' | b',' = s.ws()? {
+        s.pos += 1;
+    }
+    if s.ws()? != b'"' {
+        return None;
+    }
+    let key = s.key_text(false).ok()?;
+    s.colon().ok()?;
+    s.ws();
     // Every `RawJson` was checked as a `Value` (`value_full`), so each
     // member's value passes that check again, within the depth limit.
     let value = s.value_full(0).ok()?;

@@ -2,8 +2,9 @@
 
 use core::fmt;
 
-use super::{Fields, TOP};
+use super::Fields;
 use crate::error::{BodyError, Detail};
+use crate::json::event::Field;
 use crate::json::scan::Scanner;
 use crate::json::shape::{self, REQUEST_KEYS};
 use crate::json::str::{JsonStr, RawJson};
@@ -29,12 +30,6 @@ pub struct RequestView<'a> {
     request_state: Option<JsonStr<'a>>,
 }
 
-/// The fields, as errors name them.
-const META: Detail = Detail::field(Detail::REQUEST);
-const URI: Detail = Detail::field(Detail::REQUEST + 1);
-const INPUT_RESPONSES: Detail = Detail::field(Detail::REQUEST + 2);
-const REQUEST_STATE: Detail = Detail::field(Detail::REQUEST + 3);
-
 impl<'a> RequestView<'a> {
     /// Validates request JSON exactly as
     /// `serde_json::from_slice::<rmcp::model::ReadResourceRequestParams>` does,
@@ -53,10 +48,10 @@ impl<'a> RequestView<'a> {
         let mut fields = Fields::open(&mut s, Detail::REQUEST)?;
         while let Some(i) = fields.next(&mut s, REQUEST_KEYS)? {
             match i {
-                0 => meta = s.opt_object(TOP, META)?,
-                1 => uri = Some(s.req_string(URI)?),
-                2 => input_responses = s.opt_object(TOP, INPUT_RESPONSES)?,
-                _ => request_state = s.opt_string(REQUEST_STATE)?,
+                0 => meta = s.raw_field(Field::ReqMeta)?,
+                1 => uri = s.string_field(Field::ReqUri)?,
+                2 => input_responses = s.raw_field(Field::InputResponses)?,
+                _ => request_state = s.string_field(Field::RequestState)?,
             }
         }
         let Some(uri) = uri else {

@@ -6,12 +6,12 @@ use core::iter::FusedIterator;
 
 use super::{Fields, TOP};
 use crate::error::{BodyError, Detail};
+use crate::json::body::Take;
+use crate::json::event::Field;
 use crate::json::event::Sink;
 use crate::json::items::{ContentsWalk, Items};
 use crate::json::scan::Scanner;
-use crate::json::shape::{
-    self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS, TTL_MS,
-};
+use crate::json::shape::{self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS};
 use crate::json::skip;
 use crate::json::str::{JsonStr, RawJson, next_key};
 
@@ -28,11 +28,6 @@ pub struct ResultView<'a> {
     ttl_ms: Option<u64>,
     cache_scope: Option<CacheScope>,
 }
-
-/// The fields, as errors name them.
-const RESULT_TYPE: Detail = Detail::field(Detail::RESULT);
-const CONTENTS: Detail = Detail::field(Detail::RESULT + 3);
-const META: Detail = Detail::field(Detail::RESULT + 4);
 
 impl<'a> ResultView<'a> {
     /// Validates result JSON exactly as
@@ -63,11 +58,11 @@ impl<'a> ResultView<'a> {
         let mut fields = Fields::open(&mut s, Detail::RESULT)?;
         while let Some(i) = fields.next(&mut s, RESULT_KEYS)? {
             match i {
-                0 => result_type = s.opt_string(RESULT_TYPE)?,
+                0 => result_type = s.string_field(Field::ResultType)?,
                 1 => ttl_ms = s.ttl_field()?,
                 2 => cache_scope = s.cache_scope_field()?,
                 3 => contents = Some(s.contents_field(items)?),
-                _ => meta = s.opt_object(TOP, META)?,
+                _ => meta = s.raw_field(Field::ResultMeta)?,
             }
         }
         let Some((contents, len)) = contents else {
@@ -132,14 +127,10 @@ impl<'a> ResultView<'a> {
 impl<'a> Scanner<'a> {
     /// `ttlMs`: `Option<i64>` with negatives clamped to 0.
     fn ttl_field(&mut self) -> Result<Option<u64>, BodyError> {
-        if self.null()? {
+        if self.field_take(Field::Ttl)? == Take::Null {
             return Ok(None);
         }
         let at = self.pos;
-        match self.ws() {
-            Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(self.wrong_type(TTL_MS)),
-        }
         let num = self.number()?;
         shape::ttl_ms(num, at).map(Some)
     }
@@ -150,7 +141,7 @@ impl<'a> Scanner<'a> {
     /// (duplicate keys collapse first, the last one winning).
     #[inline(never)]
     fn cache_scope_field(&mut self) -> Result<Option<CacheScope>, BodyError> {
-        if self.null()? {
+        if self.field_take(Field::Scope)? == Take::Null {
             return Ok(None);
         }
         let at = self.pos;
@@ -164,10 +155,8 @@ impl<'a> Scanner<'a> {
         &mut self,
         items: &mut S,
     ) -> Result<(&'a [u8], usize), BodyError> {
+        self.field_take(Field::Contents)?;
         let start = self.pos;
-        if self.ws() != Some(b'[') {
-            return Err(self.wrong_type(CONTENTS));
-        }
         self.pos += 1;
         let len = self.contents_whole(&mut ContentsWalk::new(), items)?;
         let text = self.buf.get(start..self.pos).unwrap_or_default();
@@ -599,7 +588,8 @@ mod tests {
     /// value first (`value_full`), then its string or its members from the
     /// validated text. The oracle of `cache_scope_walks_as_the_value_did`.
     fn cache_scope_by_value(s: &mut Scanner<'_>) -> Result<Option<CacheScope>, BodyError> {
-        if s.null()? {
+        if s.ws() == Some(b'n') {
+            s.value_full(0)?;
             return Ok(None);
         }
         let bad = BodyError::new(K::UnknownCacheScope, s.pos);
