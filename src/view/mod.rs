@@ -26,8 +26,25 @@ impl<'a> Scanner<'a> {
     /// takes of its first byte, by the one rule ([`take`]). `null` for an
     /// optional field is consumed ([`Take::Null`]); a value the field does
     /// not take is refused here, as serde_json refuses it.
+    /// Inlined on hosts (the rule folds to the field's own test); on
+    /// microcontrollers ([`HOST`](crate::json::find::HOST) false) one call
+    /// for every field.
     #[inline(always)]
     pub(crate) fn field_take(&mut self, field: Field) -> Result<Take, BodyError> {
+        if crate::json::find::HOST {
+            self.field_take_in(field)
+        } else {
+            self.field_take_call(field)
+        }
+    }
+
+    #[inline(never)]
+    fn field_take_call(&mut self, field: Field) -> Result<Take, BodyError> {
+        self.field_take_in(field)
+    }
+
+    #[inline(always)]
+    fn field_take_in(&mut self, field: Field) -> Result<Take, BodyError> {
         match take(field, self.ws()) {
             Take::Wrong => Err(self.wrong_type(named(field))),
             Take::Null => {
