@@ -165,7 +165,6 @@ const fn base_of(names: NameTable) -> u8 {
 /// The known field `found` of the struct `names`, whose key is at `at`,
 /// came twice.
 #[cold]
-#[inline(never)]
 fn duplicate(names: NameTable, found: u8, at: usize) -> BodyError {
     BodyError::about(K::DuplicateField, at, Detail::field(base_of(names) + found))
 }
@@ -409,19 +408,15 @@ impl Scanner<'_> {
                 };
                 dup(f, found, names)?
             };
-            match self.ws() {
-                Some(b':') => self.pos += 1,
-                None if R && !self.last => {
-                    #[allow(clippy::cast_possible_truncation)] // At most 5 names.
-                    {
-                        f.found = found.map_or(NO_MATCH, |i| i as u8);
-                    }
-                    f.at = At::Colon;
-                    self.pos = self.buf.len();
-                    return Ok(Step::More);
+            if R && self.ws().is_none() && !self.last {
+                #[allow(clippy::cast_possible_truncation)] // At most 5 names.
+                {
+                    f.found = found.map_or(NO_MATCH, |i| i as u8);
                 }
-                _ => return Err(self.expected(K::ExpectedColon)),
+                f.at = At::Colon;
+                return Ok(Step::More);
             }
+            self.colon()?;
             at = At::Member;
             if R {
                 f.at = At::Member;

@@ -139,7 +139,7 @@ impl<'a> Scanner<'a> {
     /// mean absent, and the rest goes through serde's enum rules for a
     /// `Value`: a variant name, or a one-key map whose value is `null`
     /// (duplicate keys collapse first, the last one winning).
-    #[inline(never)]
+    #[inline]
     fn cache_scope_field(&mut self) -> Result<Option<CacheScope>, BodyError> {
         if self.field_take(Field::Scope)? == Take::Null {
             return Ok(None);
