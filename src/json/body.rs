@@ -408,13 +408,12 @@ impl Scanner<'_> {
                 };
                 dup(f, found, names)?
             };
-            if R && self.ws().is_none() && !self.last {
+            if R && self.ws().is_none() {
                 #[allow(clippy::cast_possible_truncation)] // At most 5 names.
                 {
                     f.found = found.map_or(NO_MATCH, |i| i as u8);
                 }
-                f.at = At::Colon;
-                return Ok(Step::More);
+                more!(At::Colon);
             }
             self.colon()?;
             at = At::Member;

@@ -392,8 +392,6 @@ impl Machine {
                 self.st = St::Walk;
                 Ok(i)
             }
-            // `Wrong` is set by `wrong` itself, for the struct or a field.
-            Take::Wrong if field == Field::Wrong => self.wrong(i, c, at, self.wrong_for),
             Take::Wrong => self.wrong(i, c, at, named(field)),
         }
     }
