@@ -333,11 +333,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// [`number_of`](Self::number_of) as one function: microcontrollers
-    /// link one copy for every caller (inlined, it cost 350 B of flash).
+    /// The number lexeme's whole-buffer lane ([`Number::whole`]) as one
+    /// function: microcontrollers link one copy for every caller (inlined,
+    /// it cost 350 B of flash).
     #[inline(never)]
     fn number_call(&mut self, full: bool) -> Result<Num, BodyError> {
-        self.number_of(full)
+        let (end, n) = Number::whole(self.buf, self.pos, full)?;
+        self.pos = end;
+        Ok(n)
     }
 
     #[inline(always)]
