@@ -322,14 +322,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A number's grammar only (serde_json's `ignore_integer`), in ignored
-    /// values.
+    /// A number in a value the walker checks: fully (`full`, serde_json's
+    /// `Value`) or its grammar only (serde_json's `ignore_integer`, in
+    /// ignored values). Hosts compile each strength apart; microcontrollers
+    /// make one call with the strength as an argument.
     #[inline]
-    pub(super) fn number_syntax(&mut self) -> Result<(), BodyError> {
+    pub(super) fn number_value(&mut self, full: bool) -> Result<(), BodyError> {
         if super::find::HOST {
-            self.number_of(false).map(drop)
+            if full {
+                self.number_of(true).map(drop)
+            } else {
+                self.number_of(false).map(drop)
+            }
         } else {
-            self.number_call(false).map(drop)
+            self.number_call(full).map(drop)
         }
     }
 

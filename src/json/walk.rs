@@ -370,11 +370,7 @@ impl Scanner<'_> {
                                 at = At::Num;
                                 continue;
                             }
-                            if full {
-                                self.number()?;
-                            } else {
-                                self.number_syntax()?;
-                            }
+                            self.number_value(full)?;
                         }
                         Some(c @ (b't' | b'f' | b'n')) => {
                             let word: &'static [u8] = match c {
@@ -463,6 +459,13 @@ impl Scanner<'_> {
                     }
                     if nest::is_obj(stack, depth - base - 1) {
                         nest::after_object_comma(next).map_err(|k| self.err(k))?;
+                        if !R && !super::find::HOST {
+                            // At the key's quote: `OpenObj` reads it, so
+                            // microcontrollers link one copy of the key's
+                            // code.
+                            at = At::OpenObj;
+                            continue;
+                        }
                         at = self.key_start::<R>(w, depth)?;
                     } else {
                         nest::after_array_comma(next).map_err(|k| self.err(k))?;
