@@ -219,7 +219,24 @@ impl Fields {
     /// `pos` is before the struct (whitespace allowed): opens it. `base`
     /// says which struct it is ([`Detail::RESULT`], [`Detail::ERROR`] or
     /// [`Detail::REQUEST`]), for the errors' words.
+    ///
+    /// On microcontrollers ([`HOST`] false) the struct is opened by the
+    /// first [`next`](Self::next) instead, inside its one function (nothing
+    /// reads the scanner in between, so the error is the same, at the same
+    /// offset): the views' decodes then call one function, not two.
+    #[inline(always)]
     pub(crate) fn open(s: &mut Scanner<'_>, base: u8) -> Result<Self, BodyError> {
+        if HOST {
+            Self::open_now(s, base)
+        } else {
+            Ok(Self {
+                at: At::Key,
+                ..Self::START
+            })
+        }
+    }
+
+    fn open_now(s: &mut Scanner<'_>, base: u8) -> Result<Self, BodyError> {
         let Some(fields) = Self::opens(s.ws()) else {
             return Err(s.wrong_type(Detail::body(base)));
         };
@@ -237,20 +254,36 @@ impl Fields {
         s: &mut Scanner<'_>,
         names: NameTable,
     ) -> Result<Option<usize>, BodyError> {
-        let step = if HOST {
-            s.fields::<false>(self, names, None)
+        if HOST {
+            self.next_in(s, names)
         } else {
             self.next_call(s, names)
-        }?;
-        Ok(match step {
-            Step::Field(i) => Some(i),
-            _ => None,
-        })
+        }
     }
 
     #[inline(never)]
-    fn next_call(&mut self, s: &mut Scanner<'_>, names: NameTable) -> Result<Step, BodyError> {
-        s.fields::<false>(self, names, None)
+    fn next_call(
+        &mut self,
+        s: &mut Scanner<'_>,
+        names: NameTable,
+    ) -> Result<Option<usize>, BodyError> {
+        self.next_in(s, names)
+    }
+
+    #[inline(always)]
+    fn next_in(
+        &mut self,
+        s: &mut Scanner<'_>,
+        names: NameTable,
+    ) -> Result<Option<usize>, BodyError> {
+        // Not opened yet (microcontrollers: see `open`).
+        if !HOST && self.at == At::Key {
+            *self = Self::open_now(s, base_of(names))?;
+        }
+        Ok(match s.fields::<false>(self, names, None)? {
+            Step::Field(i) => Some(i),
+            _ => None,
+        })
     }
 }
 

@@ -174,8 +174,12 @@ impl<'a> Scanner<'a> {
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
-        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
-        self.machine::<true>(&mut stack, open, false)?;
+        if super::find::HOST {
+            let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
+            self.machine::<true>(&mut stack, open, false)?;
+        } else {
+            self.whole_fixed(true, open, None)?;
+        }
         Ok(RawJson::new(
             self.buf.get(start..self.pos).unwrap_or_default(),
         ))
@@ -184,6 +188,9 @@ impl<'a> Scanner<'a> {
     /// Checks one ignored value's syntax, at any depth, naming the first
     /// defect in reading order as serde_json's `ignore_value` does.
     pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
+        if !super::find::HOST {
+            return self.whole_fixed(false, 0, None).map(drop);
+        }
         let start = self.pos;
         let mut stack = [0; WINDOW / BITS];
         let done = self.machine::<false>(&mut stack, 0, DEEP_WINDOW > WINDOW)?;
@@ -234,10 +241,10 @@ impl<'a> Scanner<'a> {
     /// around it, fully: the rule's answer so far (its
     /// [`verdict`](ScopeRule::verdict) is the field's).
     pub(crate) fn scope_value(&mut self, open: usize) -> Result<ScopeRule, BodyError> {
-        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
         if !super::find::HOST {
-            return self.whole_call(true, open, Some(self.peek()), &mut stack);
+            return self.whole_fixed(true, open, Some(self.peek()));
         }
+        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
         let mut w = Walk::scope(open, self.peek(), true);
         self.walk::<false>(&mut w, &mut stack, false)?;
         Ok(w.rule)
@@ -248,8 +255,40 @@ impl<'a> Scanner<'a> {
     /// microcontrollers' decode, one copy for every caller. (Their
     /// streaming core runs the resumable lane; as the decode's lane it cost
     /// 2.4 KB of flash more than this one.) Returns the scope rule's answer.
+    ///
+    /// The decode's callers go through [`whole_fixed`](Self::whole_fixed);
+    /// this one, on a stack of any size, is what [`machine`](Self::machine)
+    /// calls (the tests' small stacks, which slide sooner).
     #[inline(never)]
     fn whole_call(
+        &mut self,
+        full: bool,
+        open: usize,
+        scope: Option<Option<u8>>,
+        stack: &mut [Word],
+    ) -> Result<ScopeRule, BodyError> {
+        self.whole_in(full, open, scope, stack)
+    }
+
+    /// [`whole_call`](Self::whole_call) on its own stack of [`WINDOW`]
+    /// levels, a constant size: the microcontrollers' `value_full`,
+    /// `value_syntax` and `scope_value`. The window's arithmetic folds and
+    /// no caller makes a stack and passes it (measured on the same job:
+    /// 116 B of flash less at opt-level `z`; a full walk's stack grows from
+    /// 16 to 128 B, inside the 1 KiB bound).
+    #[inline(never)]
+    fn whole_fixed(
+        &mut self,
+        full: bool,
+        open: usize,
+        scope: Option<Option<u8>>,
+    ) -> Result<ScopeRule, BodyError> {
+        let mut stack = [0; WINDOW / BITS];
+        self.whole_in(full, open, scope, &mut stack)
+    }
+
+    #[inline(always)]
+    fn whole_in(
         &mut self,
         full: bool,
         open: usize,

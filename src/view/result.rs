@@ -9,7 +9,7 @@ use crate::error::{BodyError, Detail};
 use crate::json::body::Take;
 use crate::json::event::Field;
 use crate::json::event::Sink;
-use crate::json::items::{ContentsWalk, Items};
+use crate::json::items::Items;
 use crate::json::scan::Scanner;
 use crate::json::shape::{self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS};
 use crate::json::skip;
@@ -158,7 +158,7 @@ impl<'a> Scanner<'a> {
         self.field_take(Field::Contents)?;
         let start = self.pos;
         self.pos += 1;
-        let len = self.contents_whole(&mut ContentsWalk::new(), items)?;
+        let len = self.contents_whole(false, items)?;
         let text = self.buf.get(start..self.pos).unwrap_or_default();
         Ok((text, len))
     }
@@ -491,8 +491,7 @@ impl<'a> Content<'a> {
     fn read_scanned(s: &mut Scanner<'a>) -> Option<Self> {
         let start = s.pos;
         let mut found = Found::new();
-        s.contents_whole(&mut ContentsWalk::one(), &mut found)
-            .ok()?;
+        s.contents_whole(true, &mut found).ok()?;
         let item = s.buf.get(start..s.pos)?;
         Some(found.content(item))
     }
