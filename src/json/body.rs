@@ -41,7 +41,8 @@ enum At {
     Member,
     /// After a `,`: the byte after it is checked ([`nest`]'s rules).
     Comma,
-    /// Inside a key (resumable lane).
+    /// Inside a key (resumable lane). In the whole-buffer lane on
+    /// microcontrollers: the struct is not opened yet ([`Fields::open`]).
     Key,
     /// After a key: its `:` is next (resumable lane).
     Colon,
