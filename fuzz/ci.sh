@@ -4,7 +4,7 @@
 # sanitizer report or timeout fails the script.
 #
 # The targets come from `cargo fuzz list` (decode_frame, decode_request,
-# differential, relay, roundtrip, split, stream), so a new [[bin]] in
+# differential, relay, roundtrip, serialize, split, stream), so a new [[bin]] in
 # fuzz/Cargo.toml is fuzzed here without touching this file. `roundtrip`
 # runs a few hundred inputs a second (each is encoded, decoded and
 # re-encoded against serde_json), so in 30 s it mostly replays its seeds;

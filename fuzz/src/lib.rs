@@ -10,6 +10,9 @@
 //!   against the reference.
 //! * [`roundtrip`]: the encoders against `serde_json::to_vec` of rmcp values
 //!   built from the input, and decode → encode → decode.
+//! * [`serialize`]: the encoders' own `serde::Serializer` (any
+//!   `&T: Serialize` as `data` or `_meta`) against `serde_json::to_vec`, on
+//!   values that call every method of the trait.
 //! * [`stream`]: the chunk-fed validators and reader against the
 //!   whole-buffer decoders, on cuts the fuzzer picks.
 //! * [`relay`]: `exchange::relay` between transports the fuzzer scripts
@@ -21,6 +24,7 @@
 
 pub mod relay;
 pub mod roundtrip;
+pub mod serialize;
 pub mod stream;
 pub mod walk;
 
