@@ -3,18 +3,28 @@
 #
 #   fuzz/coverage.sh [TARGET...]        # default: every target of `cargo fuzz list`
 #   CORPUS=work fuzz/coverage.sh        # the local corpus (fuzz/work/TARGET) too
+#   BUILDS=host fuzz/coverage.sh        # the hosts' build only (faster)
 #
 # Builds each target with coverage instrumentation (`cargo fuzz coverage`,
-# on stable with RUSTC_BOOTSTRAP), replays the committed corpus
-# (fuzz/corpus/TARGET) through it, merges the profiles, and prints one line
-# per target and one merged line:
+# on stable with RUSTC_BOOTSTRAP) and replays the committed corpus
+# (fuzz/corpus/TARGET) through it, twice:
+#
+# * the hosts' build (x86-64, the features the targets use), as the fuzzers
+#   run it;
+# * the compact build (`RUSTFLAGS=--cfg diverge_compact`, its own target
+#   directory): the code that only microcontrollers take (behind
+#   `find::HOST` false: the byte loops, the compact number and key lanes,
+#   the whole-buffer lanes with their own state) is the code that runs. On
+#   the hosts' build it is compiled as branches a host never takes.
+#
+# A line counts as reached when either build reaches it (the union of the
+# two builds' per-line counts, each exported by llvm-cov from one binary, so
+# no profile of one build is read against the other's code). Prints one
+# line per target and one merged line:
 #
 #   fuzz coverage of src/: 96.1 % of lines (4 810 of 5 005)
 #
-# It writes the lines no input reached, by file, to fuzz/COVERAGE.md. The
-# figures are of the host (x86-64) build with the features the targets use:
-# code behind `find::HOST` false (the microcontrollers' compact lanes) is
-# compiled as branches a host never takes and counts as not reached.
+# and writes the lines no input reached, by file, to fuzz/COVERAGE.md.
 # llvm-profdata and llvm-cov come from rustup's llvm-tools component, which
 # matches rustc's LLVM (the distribution's may not read its profiles).
 set -euo pipefail
@@ -25,15 +35,38 @@ rustup component add llvm-tools >/dev/null 2>&1
 host=$(rustc -vV | sed -n 's/^host: //p')
 tools="$(rustc --print sysroot)/lib/rustlib/$host/bin"
 targets=${*:-$(cargo fuzz list)}
+builds=${BUILDS:-host compact}
 root=$(pwd)
 ignore='(/\.cargo/|/rustc/|/\.rustup/|/fuzz/|/tests/|/benches/|/examples/|src/defmt\.rs)'
-objects=()
-profiles=()
+lcov=fuzz/coverage/lcov
+rm -rf "$lcov"
+mkdir -p "$lcov"
 
-# "covered total" of the library's lines in a report's TOTAL row.
-lines_of() {
-    "$tools/llvm-cov" report "$@" -ignore-filename-regex="$ignore" \
-        | awk '/^TOTAL/ { print $8 - $9, $8 }'
+for build in $builds; do
+    flags=""
+    dir="target/$host/coverage" # cargo fuzz coverage's own default
+    if [ "$build" = compact ]; then
+        flags="--cfg diverge_compact"
+        dir=target/fuzz-coverage-compact
+    fi
+    for t in $targets; do
+        corpora=("fuzz/corpus/$t")
+        [ "${CORPUS:-}" = work ] && [ -d "fuzz/work/$t" ] && corpora+=("fuzz/work/$t")
+        rm -rf "fuzz/coverage/$t" # its raw profiles would add up across runs
+        RUSTFLAGS="$flags" cargo fuzz coverage --target-dir "$dir" "$t" "${corpora[@]}" >/dev/null 2>&1 \
+            || { echo "coverage: cargo fuzz coverage $t ($build build) failed" >&2; exit 1; }
+        "$tools/llvm-cov" export "$dir/$host/release/$t" \
+            -instr-profile="fuzz/coverage/$t/coverage.profdata" \
+            -format=lcov -ignore-filename-regex="$ignore" >"$lcov/$t.$build.lcov"
+    done
+done
+
+# Per line, the most hits in any build: "file line hits" rows.
+union() {
+    awk -v root="$root/" '
+        /^SF:/ { file = substr($0, 4); sub(root, "", file); next }
+        /^DA:/ { split(substr($0, 4), a, ","); k = file " " a[1]; if (!(k in h) || a[2] > h[k]) h[k] = a[2] }
+        END { for (k in h) print k, h[k] }' "$@"
 }
 fmt() { # "covered total" -> "96.1 % of lines (4 810 of 5 005)"
     awk -v c="$1" -v t="$2" '
@@ -42,50 +75,30 @@ fmt() { # "covered total" -> "96.1 % of lines (4 810 of 5 005)"
             return s r }
         BEGIN { printf "%.1f %% of lines (%s of %s)\n", t ? 100 * c / t : 0, g(c), g(t) }'
 }
+count() { awk '{ n++; if ($3 > 0) c++ } END { print c + 0, n + 0 }'; }
 
 for t in $targets; do
-    corpora=("fuzz/corpus/$t")
-    [ "${CORPUS:-}" = work ] && [ -d "fuzz/work/$t" ] && corpora+=("fuzz/work/$t")
-    rm -rf "fuzz/coverage/$t" # its raw profiles would add up across runs
-    cargo fuzz coverage "$t" "${corpora[@]}" >/dev/null 2>&1 \
-        || { echo "coverage: cargo fuzz coverage $t failed" >&2; exit 1; }
-    exe="target/$host/coverage/$host/release/$t"
-    prof="fuzz/coverage/$t/coverage.profdata"
-    objects+=("-object=$exe")
-    profiles+=("$prof")
-    read -r c n < <(lines_of "$exe" -instr-profile="$prof")
+    read -r c n < <(union "$lcov/$t".*.lcov | count)
     echo "fuzz coverage of src/ by $t: $(fmt "$c" "$n")"
 done
-
-"$tools/llvm-profdata" merge -sparse "${profiles[@]}" -o fuzz/coverage/merged.profdata
-first=${objects[0]#-object=}
-read -r c n < <(lines_of "$first" "${objects[@]:1}" -instr-profile=fuzz/coverage/merged.profdata)
+union "$lcov"/*.lcov >"$lcov/merged"
+read -r c n < <(count <"$lcov/merged")
 echo "fuzz coverage of src/: $(fmt "$c" "$n")"
 
 # The lines no input reached, by file.
 {
     echo "# Lines of src/ the fuzz corpus does not reach"
     echo
-    echo "Written by \`fuzz/coverage.sh\` (targets: $(echo $targets)): the merged"
-    echo "figure, then per file the lines with a count of 0, as ranges."
+    echo "Written by \`fuzz/coverage.sh\` (targets: $(echo $targets); builds: $builds): the merged"
+    echo "figure, then per file the lines with a count of 0 in every build, as ranges."
     echo
     echo "fuzz coverage of src/: $(fmt "$c" "$n")"
     echo
-    "$tools/llvm-cov" export "$first" "${objects[@]:1}" -instr-profile=fuzz/coverage/merged.profdata \
-        -format=lcov -ignore-filename-regex="$ignore" |
-        awk -v root="$root/" '
-            /^SF:/ { file = substr($0, 4); sub(root, "", file); next }
-            /^DA:/ { split(substr($0, 4), a, ","); if (a[2] == 0) miss[file] = miss[file] " " a[1]; next }
-            END {
-                for (f in miss) {
-                    n = split(miss[f], l, " "); out = ""; start = l[1]; prev = l[1]
-                    for (i = 2; i <= n + 1; i++) {
-                        if (i <= n && l[i] == prev + 1) { prev = l[i]; continue }
-                        out = out (out ? ", " : "") (start == prev ? start : start "-" prev)
-                        if (i <= n) { start = l[i]; prev = l[i] }
-                    }
-                    printf "- `%s` (%d lines): %s\n", f, n, out
-                }
-            }' | sort
+    awk '$3 == 0 { print $1, $2 }' "$lcov/merged" | sort -k1,1 -k2,2n |
+        awk '
+            function flush() { if (f != "") { out = out (out ? ", " : "") (start == prev ? start : start "-" prev); printf "- `%s` (%d lines): %s\n", f, n, out } }
+            $1 != f { flush(); f = $1; n = 0; out = ""; start = $2; prev = $2; n++; next }
+            { n++; if ($2 == prev + 1) { prev = $2; next } out = out (out ? ", " : "") (start == prev ? start : start "-" prev); start = $2; prev = $2 }
+            END { flush() }'
 } > fuzz/COVERAGE.md
 echo "uncovered lines by file: fuzz/COVERAGE.md"
