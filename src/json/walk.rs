@@ -222,8 +222,9 @@ impl<'a> Scanner<'a> {
     ///
     /// On hosts the walker's whole-buffer lane, compiled for each strength;
     /// on microcontrollers ([`HOST`](super::find::HOST) false) the same
-    /// lane as one function, with the strength a run-time flag (never
-    /// `grow`).
+    /// lane with the strength a run-time flag (never `grow`) on `stack`,
+    /// whatever its size: the tests' small stacks, which slide sooner (the
+    /// microcontrollers' decode calls [`whole_fixed`](Self::whole_fixed)).
     pub(crate) fn machine<const FULL: bool>(
         &mut self,
         stack: &mut [Word],
@@ -231,7 +232,7 @@ impl<'a> Scanner<'a> {
         grow: bool,
     ) -> Result<bool, BodyError> {
         if !super::find::HOST {
-            return self.whole_call(FULL, open, None, stack).map(|_| true);
+            return self.whole_in(FULL, open, None, stack).map(|_| true);
         }
         let mut w = Walk::new(FULL, open, true);
         Ok(self.walk::<false>(&mut w, stack, grow)? == Walked::Done)
@@ -251,31 +252,15 @@ impl<'a> Scanner<'a> {
     }
 
     /// The whole-buffer lane as one function, with the strength a run-time
-    /// flag (`scope`: a `cacheScope` value whose first byte is given): the
-    /// microcontrollers' decode, one copy for every caller. (Their
-    /// streaming core runs the resumable lane; as the decode's lane it cost
-    /// 2.4 KB of flash more than this one.) Returns the scope rule's answer.
-    ///
-    /// The decode's callers go through [`whole_fixed`](Self::whole_fixed);
-    /// this one, on a stack of any size, is what [`machine`](Self::machine)
-    /// calls (the tests' small stacks, which slide sooner).
-    #[inline(never)]
-    fn whole_call(
-        &mut self,
-        full: bool,
-        open: usize,
-        scope: Option<Option<u8>>,
-        stack: &mut [Word],
-    ) -> Result<ScopeRule, BodyError> {
-        self.whole_in(full, open, scope, stack)
-    }
-
-    /// [`whole_call`](Self::whole_call) on its own stack of [`WINDOW`]
-    /// levels, a constant size: the microcontrollers' `value_full`,
-    /// `value_syntax` and `scope_value`. The window's arithmetic folds and
-    /// no caller makes a stack and passes it (measured on the same job:
-    /// 116 B of flash less at opt-level `z`; a full walk's stack grows from
-    /// 16 to 128 B, inside the 1 KiB bound).
+    /// flag (`scope`: a `cacheScope` value whose first byte is given), on
+    /// its own stack of [`WINDOW`] levels: the microcontrollers'
+    /// `value_full`, `value_syntax` and `scope_value`, one copy for every
+    /// caller. (Their streaming core runs the resumable lane; as the
+    /// decode's lane it cost 2.4 KB of flash more than this one.) Returns
+    /// the scope rule's answer. The stack's size is a constant, so the
+    /// window's arithmetic folds and no caller makes a stack and passes it
+    /// (measured on the same job: 116 B of flash less at opt-level `z`; a
+    /// full walk's stack grows from 16 to 128 B, inside the 1 KiB bound).
     #[inline(never)]
     fn whole_fixed(
         &mut self,
@@ -287,6 +272,7 @@ impl<'a> Scanner<'a> {
         self.whole_in(full, open, scope, &mut stack)
     }
 
+    /// [`whole_fixed`](Self::whole_fixed) on a stack of any size.
     #[inline(always)]
     fn whole_in(
         &mut self,
