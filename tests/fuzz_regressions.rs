@@ -129,3 +129,19 @@ fn f3_stream_and_whole_decode_word_the_error_alike() {
         .and_then(|()| v.finish().map(|_| ()));
     assert_eq!(fed, Err(whole));
 }
+
+/// F4 (`spec`): an `IPvFuture` host longer than 64 characters made
+/// `is_absolute_uri` (and so `check_spec` and the strict encoders) refuse an
+/// absolute URI that RFC 3986 (and `fluent-uri`'s parser) accepts.
+#[test]
+fn f4_long_ipvfuture_is_an_absolute_uri() {
+    let bytes = corpus("spec", "finding_f4_long_ipvfuture.bin");
+    assert_eq!(check_frame(&bytes), Ok(true), "{}", show(&bytes));
+    let Ok(frame) = Frame::decode(&bytes) else {
+        panic!("decodes")
+    };
+    assert_eq!(frame.check_spec(), Ok(()));
+    let host = format!("http://[v7.{}]/", "x".repeat(200));
+    assert!(diverge_frame::spec::is_absolute_uri(&host));
+    assert!(!diverge_frame::spec::is_absolute_uri("http://[v7.]/"));
+}

@@ -13,8 +13,14 @@
 //! * [`serialize`]: the encoders' own `serde::Serializer` (any
 //!   `&T: Serialize` as `data` or `_meta`) against `serde_json::to_vec`, on
 //!   values that call every method of the trait.
+//! * [`spec`]: the spec checks and the strict encoders against oracles
+//!   written from the RFCs (`fluent-uri`, a regular expression of RFC 9110's
+//!   media type, the `base64` crate) and the spec's lists.
 //! * [`stream`]: the chunk-fed validators and reader against the
 //!   whole-buffer decoders, on cuts the fuzzer picks.
+//! * [`exchange`]: the exchange module on scripted input: the state
+//!   machine against its table, the whole-path readers, the ask codec,
+//!   `relay` against `relay_async` and `StreamPath`, every end's methods.
 //! * [`relay`]: `exchange::relay` between transports the fuzzer scripts
 //!   (buffer, cap, partial and failing writes, an abrupt end), judged by
 //!   properties of what went down and how it ended.
@@ -22,9 +28,11 @@
 //! Every target is a one-line `fuzz_target!` over a function here, so a new
 //! target is one file in `fuzz_targets/` plus one `[[bin]]` in `Cargo.toml`.
 
+pub mod exchange;
 pub mod relay;
 pub mod roundtrip;
 pub mod serialize;
+pub mod spec;
 pub mod stream;
 pub mod walk;
 
