@@ -22,7 +22,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use diverge_frame::encode::{RequestEncoder, encode_request_view};
+use diverge_frame::encode::{Counter, IoSink, RequestEncoder, encode_request_view};
 use diverge_frame::exchange::{
     Downstream, Event, Exchange, PathEnd, PathReader, READ_RESOURCE_KIND, RelayEnd, RelayError,
     Relayed, Status, StreamEnd, StreamPath, ask_encoder, decode_ask, encode_ask, read_path,
@@ -398,6 +398,13 @@ fn ask(message: &[u8]) {
             let want = RequestView::decode(json).expect_err("decode_ask refused it");
             assert_eq!((e.kind(), e.offset()), (want.kind(), want.offset() + 1));
             assert_eq!(AskError::Body(e).to_string(), e.to_string());
+            // A body error's parts, and as a frame error (transparent).
+            let kind = e.kind().to_string();
+            assert!(!kind.is_empty());
+            let _ = e.field();
+            let framed = FrameError::from(e);
+            assert_eq!(framed.to_string(), e.to_string());
+            assert!(core::error::Error::source(&framed).is_none());
             let _ = core::error::Error::source(&AskError::Body(e));
         }
         (Some((&READ_RESOURCE_KIND, json)), Ok(request)) => {
@@ -413,7 +420,7 @@ fn ask(message: &[u8]) {
                 Err(EncodeError::BufferFull)
             );
             let again = decode_ask(&whole).expect("an encoded ask decodes");
-            assert_eq!(again.uri(), request.uri());
+            assert_eq!(again.uri().to_string(), request.uri().to_string());
             // The ask encoder: the kind byte, then the request encoder's bytes.
             let mut a = vec![0u8; n + 1];
             let mut b = vec![0u8; n];
@@ -422,6 +429,7 @@ fn ask(message: &[u8]) {
             let (na, nb) = (na.expect("fits"), nb.expect("fits"));
             assert_eq!((a[0], &a[1..na]), (READ_RESOURCE_KIND, &b[..nb]));
             assert!(ask_encoder(&mut [][..]).is_err());
+            sinks(&request, &whole, message);
         }
         (_, ours) => panic!("decode_ask gave {ours:?} for {}", hex(message)),
     }
@@ -429,6 +437,45 @@ fn ask(message: &[u8]) {
         assert!(!e.to_string().is_empty());
         assert!(core::error::Error::source(&e).is_none());
     }
+}
+
+/// The ask written through each kind of sink: a `heapless::Vec`, a
+/// `Counter`, and an `IoSink` over a writer that fails (`Err`, or `Ok(0)`)
+/// at a point taken from the message.
+fn sinks(request: &RequestView<'_>, whole: &[u8], message: &[u8]) {
+    let mut v = heapless::Vec::<u8, 256>::new();
+    match encode_ask(request, &mut v) {
+        Ok(n) => assert_eq!(&v[..n], whole),
+        Err(e) => assert!(e == EncodeError::BufferFull && whole.len() > 256),
+    }
+    let mut counter = Counter::new();
+    assert!(counter.is_empty());
+    assert_eq!(encode_ask(request, &mut counter), Ok(whole.len()));
+    assert_eq!((counter.len(), counter.is_empty()), (whole.len(), false));
+    let at = usize::from(message.last().copied().unwrap_or(0));
+    let zero = message.len() % 2 == 0;
+    let down = Down { got: Vec::new(), most: 1 + at % 7, fail_at: Some(at), zero, flush_fails: false };
+    let mut sink = IoSink::new(down);
+    assert!(format!("{sink:?}").starts_with("IoSink"));
+    match encode_ask(request, &mut sink) {
+        Ok(n) => {
+            assert!(at >= whole.len() && n == whole.len());
+            assert!(sink.error().is_none());
+        }
+        Err(EncodeError::BufferFull) => {
+            assert!(zero && at < whole.len());
+            assert!(sink.take_error().is_none());
+        }
+        Err(EncodeError::Write) => {
+            assert!(!zero && at < whole.len());
+            assert_eq!(sink.error(), Some(&ErrorKind::BrokenPipe));
+            assert_eq!(sink.take_error(), Some(ErrorKind::BrokenPipe));
+            assert!(sink.error().is_none());
+        }
+        Err(e) => panic!("IoSink gave {e:?}"),
+    }
+    let written = sink.get_mut().got.len();
+    assert_eq!(sink.into_inner().got, whole[..written]);
 }
 
 /// Every method of a relay end, and its text.
