@@ -4,6 +4,7 @@
 #   fuzz/coverage.sh [TARGET...]        # default: every target of `cargo fuzz list`
 #   CORPUS=work fuzz/coverage.sh        # the local corpus (fuzz/work/TARGET) too
 #   BUILDS=host fuzz/coverage.sh        # the hosts' build only (faster)
+#   MIN_COVERAGE=95 fuzz/coverage.sh    # fail (exit 1) below 95 % merged (CI)
 #
 # Builds each target with coverage instrumentation (`cargo fuzz coverage`,
 # on stable with RUSTC_BOOTSTRAP) and replays the committed corpus
@@ -24,7 +25,9 @@
 #
 #   fuzz coverage of src/: 96.1 % of lines (4 810 of 5 005)
 #
-# and writes the lines no input reached, by file, to fuzz/COVERAGE.md.
+# and writes the lines no input reached, by file, to fuzz/COVERAGE.md,
+# followed by fuzz/coverage-why.md (written by hand: why no input reaches
+# each of them).
 # llvm-profdata and llvm-cov come from rustup's llvm-tools component, which
 # matches rustc's LLVM (the distribution's may not read its profiles).
 set -euo pipefail
@@ -100,5 +103,13 @@ echo "fuzz coverage of src/: $(fmt "$c" "$n")"
             $1 != f { flush(); f = $1; n = 0; out = ""; start = $2; prev = $2; n++; next }
             { n++; if ($2 == prev + 1) { prev = $2; next } out = out (out ? ", " : "") (start == prev ? start : start "-" prev); start = $2; prev = $2 }
             END { flush() }'
+    if [ -f fuzz/coverage-why.md ]; then
+        echo
+        cat fuzz/coverage-why.md
+    fi
 } > fuzz/COVERAGE.md
 echo "uncovered lines by file: fuzz/COVERAGE.md"
+if [ -n "${MIN_COVERAGE:-}" ] && [ "$(awk -v c="$c" -v n="$n" -v m="$MIN_COVERAGE" 'BEGIN { print (n && 1000 * c >= 10 * m * n) ? 1 : 0 }')" != 1 ]; then
+    echo "coverage: below the ${MIN_COVERAGE} % floor" >&2
+    exit 1
+fi

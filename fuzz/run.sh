@@ -4,7 +4,7 @@
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
 #
 # TARGET is one of `cargo fuzz list` (decode_frame, decode_request,
-# differential, relay, roundtrip, serialize, split, stream). SECONDS defaults to 600. New inputs go to fuzz/work/TARGET
+# differential, exchange, relay, roundtrip, serialize, spec, split, stream). SECONDS defaults to 600. New inputs go to fuzz/work/TARGET
 # (not committed); the committed seeds in fuzz/corpus/TARGET are only read.
 # Crashes land in fuzz/artifacts/TARGET/.
 set -euo pipefail

@@ -453,8 +453,14 @@ fn sinks(request: &RequestView<'_>, whole: &[u8], message: &[u8]) {
     assert_eq!(encode_ask(request, &mut counter), Ok(whole.len()));
     assert_eq!((counter.len(), counter.is_empty()), (whole.len(), false));
     let at = usize::from(message.last().copied().unwrap_or(0));
-    let zero = message.len() % 2 == 0;
-    let down = Down { got: Vec::new(), most: 1 + at % 7, fail_at: Some(at), zero, flush_fails: false };
+    let zero = message.len().is_multiple_of(2);
+    let down = Down {
+        got: Vec::new(),
+        most: 1 + at % 7,
+        fail_at: Some(at),
+        zero,
+        flush_fails: false,
+    };
     let mut sink = IoSink::new(down);
     assert!(format!("{sink:?}").starts_with("IoSink"));
     match encode_ask(request, &mut sink) {
