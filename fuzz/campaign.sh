@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The long fuzz campaign: every target (or the ones named) for 10^7
+# executions or 2 hours of one core, whichever comes first, two targets at
+# a time; then a table row per target for fuzz/FINDINGS.md.
+#
+#   bash fuzz/campaign.sh                    # every target of `cargo fuzz list`
+#   bash fuzz/campaign.sh roundtrip stream   # some of them
+#   RUNS=1000000 SECONDS_MAX=600 JOBS=1 bash fuzz/campaign.sh split   # shorter
+#
+# Each target starts from its committed corpus (fuzz/corpus/TARGET, read
+# only) and writes new inputs to fuzz/work/TARGET and its log to
+# fuzz/campaign/TARGET.log (neither committed). A crash stops that target;
+# its input is in fuzz/artifacts/TARGET/. ASan keeps no allocation stacks
+# (`malloc_context_size=0`): `roundtrip` otherwise grows to gigabytes in an
+# hour (ASan's stack depot, not a leak).
+#
+# Fold the result back in with `bash fuzz/campaign.sh --fold TARGET...`:
+# the committed corpus plus the new inputs, reduced to a set cover of
+# libFuzzer's features (`-set_cover_merge=1`), replace fuzz/corpus/TARGET.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RUSTC_BOOTSTRAP=1
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
+
+fold=false
+if [ "${1:-}" = --fold ]; then
+    fold=true
+    shift
+fi
+targets=${*:-$(cargo fuzz list)}
+
+if $fold; then
+    for t in $targets; do
+        new=$(mktemp -d)
+        cargo fuzz run "$t" "$new" "fuzz/corpus/$t" "fuzz/work/$t" -- -set_cover_merge=1 2>&1 | tail -1
+        keep=$(mktemp -d)
+        cp fuzz/corpus/"$t"/finding_* "$keep"/ 2>/dev/null || true # findings stay by name
+        rm -rf "fuzz/corpus/$t"
+        mv "$new" "fuzz/corpus/$t"
+        cp "$keep"/* "fuzz/corpus/$t"/ 2>/dev/null || true
+        rm -rf "$keep"
+        echo "$t: $(ls "fuzz/corpus/$t" | wc -l) files, $(cat fuzz/corpus/"$t"/* | wc -c) bytes"
+    done
+    exit 0
+fi
+
+runs=${RUNS:-10000000}
+max=${SECONDS_MAX:-7200}
+mkdir -p fuzz/campaign
+cargo fuzz build $targets
+
+one() {
+    local t=$1
+    mkdir -p "fuzz/work/$t"
+    local start=$SECONDS
+    ASAN_OPTIONS=malloc_context_size=0 cargo fuzz run "$t" "fuzz/work/$t" "fuzz/corpus/$t" -- \
+        -runs="$runs" -max_total_time="$max" -dict=fuzz/json.dict -timeout=10 \
+        -rss_limit_mb=4096 -print_final_stats=1 >"fuzz/campaign/$t.log" 2>&1 &&
+        status=clean || status=CRASH
+    echo "$t $status $((SECONDS - start))" >"fuzz/campaign/$t.end"
+}
+export -f one
+export runs max
+printf '%s\n' $targets | xargs -P "${JOBS:-2}" -I{} bash -c 'one {}'
+
+# | target | executions | time | bound | cov | ft | corpus | findings |
+for t in $targets; do
+    log=fuzz/campaign/$t.log
+    read -r _ status secs <"fuzz/campaign/$t.end"
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+    corp=$(sed -n 's/.* corp: \([^ ]*\).*/\1/p' <<<"$last")
+    bound=$([ "${execs:-0}" -ge "$runs" ] && echo "$runs runs" || echo "${max} s")
+    echo "| \`$t\` | ${execs:-?} | $((secs / 60)) min | $bound | ${cov:-?} | ${ft:-?} | ${corp:-?} | $status |"
+done
