@@ -28,9 +28,7 @@ use diverge_frame::exchange::{
     Relayed, Status, StreamEnd, StreamPath, ask_encoder, decode_ask, encode_ask, read_path,
     read_path_async, relay, relay_async,
 };
-use diverge_frame::{
-    AskError, EncodeError, Frame, FrameError, Limit, RequestView, TooLarge, UnexpectedEvent,
-};
+use diverge_frame::{AskError, EncodeError, Frame, FrameError, Limit, RequestView, TooLarge};
 use embedded_io::ErrorKind;
 
 use crate::hex;
@@ -254,7 +252,7 @@ fn expected_path(
 ) -> Result<PathEnd<&[u8], ()>, TooLarge> {
     if message.len() > limit {
         // Reading stops at the first byte past the buffer, abrupt or not.
-        Err(TooLarge::new_for_tests(limit))
+        Err(buffer_too_large(limit))
     } else if abrupt {
         Ok(PathEnd::Unanswered(()))
     } else if message.is_empty() {
@@ -264,19 +262,13 @@ fn expected_path(
     }
 }
 
-trait TestLimit {
-    fn new_for_tests(limit: usize) -> TooLarge;
-}
-
-impl TestLimit for TooLarge {
-    /// A `TooLarge` of the buffer kind, as the readers make it (found by
-    /// overflowing a reader, so no constructor needs to be public).
-    fn new_for_tests(limit: usize) -> TooLarge {
-        let mut buf = vec![0u8; limit];
-        let mut path = PathReader::new(&mut buf);
-        path.push(&vec![0u8; limit + 1])
-            .expect_err("one byte too many")
-    }
+/// A `TooLarge` of the buffer kind, as the readers make it: the error of a
+/// push one byte past a `limit`-byte reader (its constructor is private).
+fn buffer_too_large(limit: usize) -> TooLarge {
+    let mut buf = vec![0u8; limit];
+    let mut path = PathReader::new(&mut buf);
+    path.push(&vec![0u8; limit + 1])
+        .expect_err("one byte too many")
 }
 
 /// A reader's end with its transport error checked and dropped.
@@ -619,9 +611,7 @@ fn relays(message: &[u8], plan: &RelayPlan) {
     if !downstream_failed {
         assert_eq!(pushed, sync.end, "StreamPath and relay differ: {}", show());
     }
-    let _ = StreamPath::default();
-    let _ = FrameError::Empty;
-    let _: Option<UnexpectedEvent> = None;
+    assert_eq!(StreamPath::default().cap(), None);
 }
 
 struct RelayPlan {
