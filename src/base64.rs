@@ -73,17 +73,13 @@ static HI: [i32; 256] = wide(6);
 /// Second character of a pair, on hosts: value, or -1.
 static LO: [i32; 256] = wide(0);
 
-/// Value of `b`, or -1: by table on hosts; on microcontrollers by
-/// comparisons ([`sextet`]), which cost less flash than the 256-byte
-/// [`TABLE`] (a test checks both on every byte).
+/// Value of `b`, or -1, by table. Only the hosts' lane calls it: on
+/// microcontrollers `feed` and `finish` go to `feed_bytewise` and
+/// `finish_bytewise`, which classify by comparisons ([`sextet`], less flash
+/// than a table; a test checks it against [`TABLE`] on every byte).
 #[inline(always)]
 fn value(b: u8) -> i32 {
-    if HOST {
-        LO.get(usize::from(b)).copied().unwrap_or(-1)
-    } else {
-        let c = sextet(b);
-        if c < 64 { c.cast_signed() } else { -1 }
-    }
+    LO.get(usize::from(b)).copied().unwrap_or(-1)
 }
 
 /// What `b` is, on microcontrollers: its value (0 to 63) if it is in the
@@ -114,14 +110,11 @@ const PAD_CLASS: u32 = 64;
 const BAD_CLASS: u32 = 65;
 
 /// 12 bits from two characters; negative if either is bad (a -1 stays
-/// negative through the shift and the OR).
+/// negative through the shift and the OR). The hosts' lane only, as
+/// [`value`].
 #[inline(always)]
 fn pair(a: u8, b: u8) -> i32 {
-    if HOST {
-        HI.get(usize::from(a)).copied().unwrap_or(-1) | value(b)
-    } else {
-        (value(a) << 6) | value(b)
-    }
+    HI.get(usize::from(a)).copied().unwrap_or(-1) | value(b)
 }
 
 /// 24 bits from a quad; negative if any character is bad.
@@ -582,11 +575,11 @@ mod tests {
     }
 
     #[test]
-    fn host_and_microcontroller_tables_agree_on_every_pair() {
-        // Hosts take HI/LO, microcontrollers TABLE (see `pair`): the same
+    fn pair_tables_agree_with_the_table_on_every_pair() {
+        // HI/LO (the hosts' lane, `pair`) against TABLE (which the
+        // microcontrollers' `sextet` is checked against above): the same
         // 12 bits for every pair of alphabet characters, negative for every
-        // pair with another byte. Exhaustive, so the branch the host's tests
-        // do not run is checked here.
+        // pair with another byte.
         // Under Miri (slow), every 17th first byte.
         let step = if cfg!(miri) { 17 } else { 1 };
         for a in (0..=255u8).step_by(step) {

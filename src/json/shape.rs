@@ -442,19 +442,16 @@ impl Key {
         self.packed.get(..usize::from(self.len)).unwrap_or_default()
     }
 
-    /// Which of `names` the string `text` is (unescaped). Hosts pack it
-    /// ([`of`](Self::of)) and compare integers; microcontrollers compare
-    /// the text with each name in place, which links no copy of it and no
-    /// packed table (the compact lane of the one matcher: same answers, a
-    /// test compares them, and `--cfg diverge_compact` runs every test on
-    /// it).
+    /// Which of `names` the string `text` is (unescaped), the
+    /// microcontrollers' way: the text compared with each name in place,
+    /// which links no copy of it and no packed table. Hosts pack the key
+    /// instead ([`of`](Self::of) or [`at`](Self::at), then
+    /// [`find`](Self::find)); the two lanes give the same answers (a test
+    /// compares them, and `--cfg diverge_compact` runs every test on this
+    /// one).
     #[inline]
     pub(crate) fn find_text(text: JsonStr<'_>, names: NameTable) -> Option<usize> {
-        if super::find::HOST {
-            Self::of(text).find(names)
-        } else {
-            Self::find_text_call(text, names.text)
-        }
+        Self::find_text_call(text, names.text)
     }
 
     /// [`find_text`](Self::find_text) for a string whose text starts at
