@@ -15,8 +15,10 @@
 # hour (ASan's stack depot, not a leak).
 #
 # Fold the result back in with `bash fuzz/campaign.sh --fold TARGET...`:
-# the committed corpus plus the new inputs, reduced to a set cover of
-# libFuzzer's features (`-set_cover_merge=1`), replace fuzz/corpus/TARGET.
+# the new inputs that add libFuzzer features to the committed corpus are
+# added to it (`-merge=1`); none is removed, because the features are the
+# hosts' build's, and an input they call redundant may be the one that
+# reaches a microcontroller lane in the compact coverage build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
@@ -31,14 +33,7 @@ targets=${*:-$(cargo fuzz list)}
 
 if $fold; then
     for t in $targets; do
-        new=$(mktemp -d)
-        cargo fuzz run "$t" "$new" "fuzz/corpus/$t" "fuzz/work/$t" -- -set_cover_merge=1 2>&1 | tail -1
-        keep=$(mktemp -d)
-        cp fuzz/corpus/"$t"/finding_* "$keep"/ 2>/dev/null || true # findings stay by name
-        rm -rf "fuzz/corpus/$t"
-        mv "$new" "fuzz/corpus/$t"
-        cp "$keep"/* "fuzz/corpus/$t"/ 2>/dev/null || true
-        rm -rf "$keep"
+        cargo fuzz run "$t" "fuzz/corpus/$t" "fuzz/work/$t" -- -merge=1 2>&1 | tail -1
         echo "$t: $(ls "fuzz/corpus/$t" | wc -l) files, $(cat fuzz/corpus/"$t"/* | wc -c) bytes"
     done
     exit 0
