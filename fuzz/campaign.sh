@@ -42,7 +42,7 @@ fi
 runs=${RUNS:-10000000}
 max=${SECONDS_MAX:-7200}
 mkdir -p fuzz/campaign
-cargo fuzz build $targets
+for t in $targets; do cargo fuzz build "$t"; done
 
 one() {
     local t=$1
