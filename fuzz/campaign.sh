@@ -25,11 +25,34 @@ export RUSTC_BOOTSTRAP=1
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
 
 fold=false
-if [ "${1:-}" = --fold ]; then
-    fold=true
-    shift
-fi
+table_only=false
+case "${1:-}" in
+--fold) fold=true; shift ;;
+--table) table_only=true; shift ;; # the rows of the targets that ended, from their logs
+esac
 targets=${*:-$(cargo fuzz list)}
+runs=${RUNS:-10000000}
+max=${SECONDS_MAX:-7200}
+
+# | target | executions | time | bound | cov | ft | corpus | end |
+table() {
+    for t in $targets; do
+        log=fuzz/campaign/$t.log
+        [ -f "fuzz/campaign/$t.end" ] || continue
+        read -r _ status secs <"fuzz/campaign/$t.end"
+        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+        last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+        cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+        ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+        corp=$(sed -n 's/.* corp: \([^ ]*\).*/\1/p' <<<"$last")
+        bound=$([ "${execs:-0}" -ge "$runs" ] && echo "$runs runs" || echo "${max} s")
+        echo "| \`$t\` | ${execs:-?} | $((secs / 60)) min | $bound | ${cov:-?} | ${ft:-?} | ${corp:-?} | $status |"
+    done
+}
+if $table_only; then
+    table
+    exit 0
+fi
 
 if $fold; then
     for t in $targets; do
@@ -39,8 +62,6 @@ if $fold; then
     exit 0
 fi
 
-runs=${RUNS:-10000000}
-max=${SECONDS_MAX:-7200}
 mkdir -p fuzz/campaign
 for t in $targets; do cargo fuzz build "$t"; done
 
@@ -58,15 +79,4 @@ export -f one
 export runs max
 printf '%s\n' $targets | xargs -P "${JOBS:-2}" -I{} bash -c 'one {}'
 
-# | target | executions | time | bound | cov | ft | corpus | findings |
-for t in $targets; do
-    log=fuzz/campaign/$t.log
-    read -r _ status secs <"fuzz/campaign/$t.end"
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    last=$(grep -E '^#[0-9]+' "$log" | tail -1)
-    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
-    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
-    corp=$(sed -n 's/.* corp: \([^ ]*\).*/\1/p' <<<"$last")
-    bound=$([ "${execs:-0}" -ge "$runs" ] && echo "$runs runs" || echo "${max} s")
-    echo "| \`$t\` | ${execs:-?} | $((secs / 60)) min | $bound | ${cov:-?} | ${ft:-?} | ${corp:-?} | $status |"
-done
+table
