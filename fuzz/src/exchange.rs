@@ -32,6 +32,7 @@ use diverge_frame::{AskError, EncodeError, Frame, FrameError, Limit, RequestView
 use embedded_io::ErrorKind;
 
 use crate::hex;
+use crate::relay::Upstream;
 
 /// Polls a future that never waits (the transports here are always ready).
 fn block_on<F: Future>(f: F) -> F::Output {
@@ -122,47 +123,6 @@ fn exchange_script(max_retries: u32, script: &[u8]) {
         );
         assert_eq!(x.retries(), x.asks().saturating_sub(1));
         assert!(!s.to_string().is_empty() && !event.to_string().is_empty());
-    }
-}
-
-/// An upstream path: the message in reads of at most `most` bytes, then a
-/// clean close (`Ok(0)`) or a reset.
-struct Up<'a> {
-    rest: &'a [u8],
-    most: usize,
-    abrupt: bool,
-}
-
-impl Up<'_> {
-    fn next(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
-        if self.rest.is_empty() {
-            return if self.abrupt {
-                Err(ErrorKind::ConnectionReset)
-            } else {
-                Ok(0)
-            };
-        }
-        let n = buf.len().min(self.most).min(self.rest.len());
-        let (now, later) = self.rest.split_at(n);
-        buf[..n].copy_from_slice(now);
-        self.rest = later;
-        Ok(n)
-    }
-}
-
-impl embedded_io::ErrorType for Up<'_> {
-    type Error = ErrorKind;
-}
-
-impl embedded_io::Read for Up<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
-        self.next(buf)
-    }
-}
-
-impl embedded_io_async::Read for Up<'_> {
-    async fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
-        self.next(buf)
     }
 }
 
@@ -323,7 +283,7 @@ fn paths(message: &[u8], limit: usize, most: usize, abrupt: bool) {
 
     // Blocking and async readers, reads of at most `most` bytes.
     let mut buf = vec![0u8; limit];
-    let mut up = Up {
+    let mut up = Upstream {
         rest: message,
         most,
         abrupt,
@@ -331,7 +291,7 @@ fn paths(message: &[u8], limit: usize, most: usize, abrupt: bool) {
     let blocking = read_path(&mut up, &mut buf).map(unit);
     assert_eq!(blocking, want, "read_path");
     let mut buf = vec![0u8; limit];
-    let mut up = Up {
+    let mut up = Upstream {
         rest: message,
         most,
         abrupt,
@@ -528,12 +488,12 @@ fn relays(message: &[u8], plan: &RelayPlan) {
         flush_fails: plan.flush_fails,
     };
     let (mut d1, mut d2) = (down.clone(), down);
-    let mut u1 = Up {
+    let mut u1 = Upstream {
         rest: message,
         most: plan.read_max,
         abrupt: plan.abrupt,
     };
-    let mut u2 = Up {
+    let mut u2 = Upstream {
         rest: message,
         most: plan.read_max,
         abrupt: plan.abrupt,

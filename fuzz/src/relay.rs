@@ -58,18 +58,17 @@ impl<'a> Plan<'a> {
     }
 }
 
-struct Upstream<'a> {
-    rest: &'a [u8],
-    most: usize,
-    abrupt: bool,
+/// An upstream path: the message in reads of at most `most` bytes, then a
+/// clean close (`Ok(0)`) or, when `abrupt`, a reset. Blocking and async
+/// (the `exchange` target reads it both ways).
+pub(crate) struct Upstream<'a> {
+    pub(crate) rest: &'a [u8],
+    pub(crate) most: usize,
+    pub(crate) abrupt: bool,
 }
 
-impl embedded_io::ErrorType for Upstream<'_> {
-    type Error = ErrorKind;
-}
-
-impl embedded_io::Read for Upstream<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
+impl Upstream<'_> {
+    fn next(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
         if self.rest.is_empty() {
             return if self.abrupt {
                 Err(ErrorKind::ConnectionReset)
@@ -82,6 +81,22 @@ impl embedded_io::Read for Upstream<'_> {
         buf[..n].copy_from_slice(now);
         self.rest = later;
         Ok(n)
+    }
+}
+
+impl embedded_io::ErrorType for Upstream<'_> {
+    type Error = ErrorKind;
+}
+
+impl embedded_io::Read for Upstream<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
+        self.next(buf)
+    }
+}
+
+impl embedded_io_async::Read for Upstream<'_> {
+    async fn read(&mut self, buf: &mut [u8]) -> Result<usize, ErrorKind> {
+        self.next(buf)
     }
 }
 
