@@ -27,16 +27,14 @@ const ESCAPES: &[u8; 16] = b"\"\"\\\\//b\x08f\x0cn\nr\rt\t";
 /// the backslash): `Some(b'\n')` for `n`, `Some(b'"')` for `"`, …; `None`
 /// for every byte that starts no one-character escape, `u` included.
 ///
-/// A search of the 16-byte [`ESCAPES`] on hosts and microcontrollers alike.
-/// On hosts it is inlined, and measured no slower than the `match`es and
-/// the 256-byte table the engines had before (a table lookup in the
-/// scanner's string loop took a register there, which cost three
-/// instructions a word); on microcontrollers ([`HOST`](super::find::HOST)
-/// false) it is one call, which all the engines share.
+/// Hosts look it up in [`BY_LETTER`] (one load: the unescaper and the
+/// string lexeme take it once per escape); microcontrollers
+/// ([`HOST`](super::find::HOST) false) search the 16-byte [`ESCAPES`] in
+/// one call, which all the engines share (no 256-byte table in flash).
 #[inline(always)]
 pub(crate) fn escape(e: u8) -> Option<u8> {
     if super::find::HOST {
-        escape_search(e)
+        BY_LETTER.get(usize::from(e)).copied().filter(|&b| b != 0)
     } else {
         Some(escape_call(e)).filter(|&b| b != 0)
     }
@@ -59,6 +57,29 @@ fn escape_search(e: u8) -> Option<u8> {
         .iter()
         .find(|p| p[0] == e)
         .map(|p| p[1])
+}
+
+/// [`escape`] by byte, built from [`ESCAPES`]: the byte each letter stands
+/// for, 0 for every byte that starts no one-character escape (no escape
+/// stands for 0). What hosts look a letter up in.
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+static BY_LETTER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < ESCAPES.len() {
+        t[ESCAPES[i] as usize] = ESCAPES[i + 1];
+        i += 2;
+    }
+    t
+};
+
+/// Whether `e` starts a one-character escape ([`escape`] would answer
+/// `Some`), by one lookup in [`BY_LETTER`]: what the hosts' string loop
+/// asks of an escape whose letter is in the block it holds.
+#[inline(always)]
+pub(crate) fn is_letter(e: u8) -> bool {
+    BY_LETTER.get(usize::from(e)).is_some_and(|&b| b != 0)
 }
 
 /// The value of the hex digit `d` (`0`-`9`, `a`-`f`, `A`-`F`), `None` for
@@ -96,18 +117,56 @@ const HEX: [u8; 256] = {
 /// The scanner reports an invalid escape at that `i`; the machine, which
 /// gets the digits byte by byte, hands it the four it kept.
 ///
-/// One loop ([`hex_prefix`]), digit by digit. Hosts look each digit up in
-/// [`HEX`] and inline the loop; microcontrollers ([`HOST`](super::find::HOST)
-/// false) compare ([`digit`]: no 256-byte table) and share one call of it.
-/// A test pins both lanes to each other and to the rule.
+/// Hosts ([`HOST`](super::find::HOST)) read the four digits together,
+/// as one `u32` ([`hex_word`]: SDKs escape every non-ASCII character as
+/// `\uXXXX`, so text dense with them pays this once per character), and
+/// take the loop ([`hex_prefix`], each digit looked up in [`HEX`]) only
+/// where fewer than four bytes are left; microcontrollers run the loop,
+/// comparing ([`digit`]: no 256-byte table), as one call. A test pins the
+/// lanes to each other and to the rule.
 #[inline(always)]
 pub(crate) fn hex4(b: &[u8]) -> Result<u16, usize> {
     let (n, k) = if super::find::HOST {
-        hex_prefix::<true>(b)
+        match b.first_chunk::<4>() {
+            Some(word) => hex_word(u32::from_le_bytes(*word)),
+            None => hex_prefix::<true>(b),
+        }
     } else {
         hex_prefix_call(b)
     };
     if k == 4 { Ok(n) } else { Err(k) }
+}
+
+/// [`hex_prefix`] of four bytes read as one little-endian word, without a
+/// branch: each byte's low seven bits are tested against `0`..=`9` and
+/// (case folded) `a`..=`f` at once, a byte >= 0x80 is no digit, and the
+/// four nibbles are gathered by two shifts. Agrees with [`digit`] on every
+/// byte (a test runs every byte at every place).
+#[inline(always)]
+const fn hex_word(v: u32) -> (u16, usize) {
+    const L: u32 = 0x0101_0101;
+    const H: u32 = 0x8080_8080;
+    // Below 0x80 in every byte, so no sum below carries out of its byte.
+    let x = v & !H;
+    // Bit 7 of each byte: `x >= lo` from `x + (0x80 - lo)`, `x > hi` from
+    // `x + (0x7F - hi)`.
+    let digit = (x + L * (0x80 - b'0' as u32)) & !(x + L * (0x7F - b'9' as u32));
+    let l = x | (L * 0x20);
+    let letter = (l + L * (0x80 - b'a' as u32)) & !(l + L * (0x7F - b'f' as u32)) & H;
+    let bad = (!((digit & H) | letter) & H) | (v & H);
+    // Each byte's value: its low nibble, plus 9 for a letter.
+    let nib = (x & (L * 0x0F)) + (letter >> 7) * 9;
+    // Byte 0 is the first (highest) digit.
+    let pairs = ((nib << 4) | (nib >> 8)) & 0x00FF_00FF;
+    #[allow(clippy::cast_possible_truncation)]
+    let n = ((pairs & 0xFF) << 8 | pairs >> 16) as u16;
+    if bad == 0 {
+        (n, 4)
+    } else {
+        // The digits before the first bad byte are not needed: a caller
+        // that gets fewer than four takes only the count.
+        (n, (bad.trailing_zeros() / 8) as usize)
+    }
 }
 
 /// [`hex_prefix`] on microcontrollers: one copy of the loop.
@@ -221,27 +280,36 @@ pub(crate) fn escape_ok(b: &[u8], j: usize, full: bool) -> Option<usize> {
     }
 }
 
-/// The hosts' lane of [`escape_ok`].
+/// The hosts' lane of [`escape_ok`]: the letter looked up in [`BY_LETTER`]
+/// first (the common escape), then `\\uXXXX` with its digits read as one
+/// word ([`hex_word`]).
 #[inline(always)]
 fn escape_whole(b: &[u8], j: usize, full: bool) -> Option<usize> {
-    match *b.get(j + 1)? {
-        b'u' => {
-            let n = hex4(b.get(j + 2..)?).ok()?;
-            if !full {
-                return Some(j + 6);
-            }
-            match utf16(n) {
-                Utf16::Scalar => Some(j + 6),
-                Utf16::Low => None,
-                Utf16::High => match b.get(j + 6..)? {
-                    [b'\\', b'u', rest @ ..] => {
-                        matches!(utf16(hex4(rest).ok()?), Utf16::Low).then_some(j + 12)
-                    }
-                    _ => None,
-                },
-            }
+    let e = *b.get(j + 1)?;
+    if is_letter(e) {
+        return Some(j + 2);
+    }
+    if e != b'u' {
+        return None;
+    }
+    let unit = |at: usize| {
+        let digits = b.get(at..)?.first_chunk::<4>()?;
+        match hex_word(u32::from_le_bytes(*digits)) {
+            (n, 4) => Some(n),
+            _ => None,
         }
-        e => escape(e).map(|_| j + 2),
+    };
+    let n = unit(j + 2)?;
+    if !full {
+        return Some(j + 6);
+    }
+    match utf16(n) {
+        Utf16::Scalar => Some(j + 6),
+        Utf16::Low => None,
+        Utf16::High => match b.get(j + 6..j + 8)? {
+            b"\\u" => matches!(utf16(unit(j + 8)?), Utf16::Low).then_some(j + 12),
+            _ => None,
+        },
     }
 }
 
@@ -379,6 +447,7 @@ mod tests {
             };
             assert_eq!(escape(e), old, "{e:#04x}");
             assert_eq!(Some(escape_call(e)).filter(|&b| b != 0), old, "{e:#04x}");
+            assert_eq!(is_letter(e), old.is_some(), "{e:#04x}");
         }
     }
 
@@ -421,6 +490,13 @@ mod tests {
             assert_eq!(lane(hex_prefix::<true>(b)), want, "{b:?}");
             assert_eq!(lane(hex_prefix::<false>(b)), want, "{b:?}");
             assert_eq!(lane(hex_prefix_call(b)), want, "{b:?}");
+            if let Some(word) = b.first_chunk::<4>() {
+                let (n, k) = hex_word(u32::from_le_bytes(*word));
+                assert_eq!(k, want.err().unwrap_or(4), "{b:?}");
+                if k == 4 {
+                    assert_eq!(Ok(n), want, "{b:?}");
+                }
+            }
             assert_eq!(hex4(b), want, "{b:?}");
         };
         for n in 0..=u16::MAX {
