@@ -1,23 +1,20 @@
-//! Byte search inside string text.
+//! Byte search inside string text, and the string lexeme's 16-byte block
+//! masks.
 //!
-//! [`memchr`](https://docs.rs/memchr) where it has vector code (x86, x86-64,
-//! `AArch64`, wasm32 with simd128); elsewhere — microcontrollers — a plain
-//! loop, because memchr's word-at-a-time fallback costs flash and buys
-//! little on the short text a firmware handles. Both answer alike: the index
-//! of the first match.
-
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "x86",
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
-pub(crate) use memchr::{memchr, memchr2};
+//! On host-class targets, vector code: [`memchr`](https://docs.rs/memchr)
+//! for the searches, and [`wide`](https://docs.rs/wide)'s `u8x16` (SSE2,
+//! NEON or wasm simd128 behind a safe API) for [`marks`] and
+//! [`backslashes`]. Elsewhere — microcontrollers — plain loops: memchr's
+//! word-at-a-time fallback costs flash and buys little on the short text a
+//! firmware handles, and no lane there asks for a block's masks (the byte
+//! loops answer alike, for tests). Both give the same answers: the index of
+//! the first match, the bit of each byte.
 
 /// A host-class target (x86, x86-64, `AArch64`, wasm32 with simd128), where
 /// [`memchr`] has vector code and flash is plentiful, so code that trades
-/// size for speed is compiled: the scanner's long-run jump, the inline
-/// path for short keys, the base64 decoder's wide tables. Elsewhere
+/// size for speed is compiled: the string lexeme's and the unescaper's
+/// 16-byte blocks, the long-run jump, the inline path for short keys, the
+/// escape and base64 tables. Elsewhere
 /// (microcontrollers) the compact paths are taken; tests on the host check
 /// that both agree where they differ, and `--cfg diverge_compact` makes a
 /// host build take the compact paths everywhere, so that every test runs
@@ -30,28 +27,103 @@ pub(crate) const HOST: bool = !cfg!(diverge_compact)
         all(target_arch = "wasm32", target_feature = "simd128")
     ));
 
-/// Index of the first `needle` in `haystack`.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+pub(crate) use vector::{backslashes, marks, memchr, memchr2};
+
 #[cfg(not(any(
     target_arch = "x86_64",
     target_arch = "x86",
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128")
 )))]
-#[inline]
-pub(crate) fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|&b| b == needle)
+pub(crate) use bytes::{backslashes, marks, memchr, memchr2};
+
+/// Host-class targets: vector code.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod vector {
+    pub(crate) use memchr::{memchr, memchr2};
+    use wide::u8x16;
+
+    /// The marks of a 16-byte block of string text: bit `i` of the first
+    /// is set where `block[i]` ends a run of plain text (`"`, `\\` or a
+    /// control byte below 0x20), bit `i` of the second where `block[i]` >=
+    /// 0x80. One vector compare per class.
+    #[inline(always)]
+    pub(crate) fn marks(block: [u8; 16]) -> (u32, u32) {
+        let v = u8x16::new(block);
+        let quote = v.cmp_eq(u8x16::splat(b'"'));
+        let backslash = v.cmp_eq(u8x16::splat(b'\\'));
+        // `min(v, 0x1F) == v` exactly where `v <= 0x1F`.
+        let control = v.min(u8x16::splat(0x1F)).cmp_eq(v);
+        #[allow(clippy::cast_sign_loss)]
+        (
+            (quote | backslash | control).move_mask() as u32,
+            v.move_mask() as u32,
+        )
+    }
+
+    /// Bit `i` set where `block[i]` is a backslash: the unescaper's block
+    /// lane (one vector compare).
+    #[inline(always)]
+    pub(crate) fn backslashes(block: [u8; 16]) -> u32 {
+        #[allow(clippy::cast_sign_loss)]
+        let mask = u8x16::new(block).cmp_eq(u8x16::splat(b'\\')).move_mask() as u32;
+        mask
+    }
 }
 
-/// Index of the first `a` or `b` in `haystack`.
+/// Elsewhere (microcontrollers): byte loops.
 #[cfg(not(any(
     target_arch = "x86_64",
     target_arch = "x86",
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128")
 )))]
-#[inline]
-pub(crate) fn memchr2(a: u8, b: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|&c| c == a || c == b)
+mod bytes {
+    /// Index of the first `needle` in `haystack`.
+    #[inline]
+    pub(crate) fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+        haystack.iter().position(|&b| b == needle)
+    }
+
+    /// Index of the first `a` or `b` in `haystack`.
+    #[inline]
+    pub(crate) fn memchr2(a: u8, b: u8, haystack: &[u8]) -> Option<usize> {
+        haystack.iter().position(|&c| c == a || c == b)
+    }
+
+    /// The vector lane's `marks`, byte by byte (no lane here asks for it:
+    /// the string lexeme runs a byte at a time).
+    #[inline]
+    pub(crate) fn marks(block: [u8; 16]) -> (u32, u32) {
+        let (mut special, mut high) = (0, 0);
+        for (i, &c) in block.iter().enumerate() {
+            special |= u32::from(c == b'"' || c == b'\\' || c < 0x20) << i;
+            high |= u32::from(c >= 0x80) << i;
+        }
+        (special, high)
+    }
+
+    /// The vector lane's `backslashes`, byte by byte (no lane here asks
+    /// for it: the unescaper copies words).
+    #[inline]
+    pub(crate) fn backslashes(block: [u8; 16]) -> u32 {
+        let mut mask = 0;
+        for (i, &c) in block.iter().enumerate() {
+            mask |= u32::from(c == b'\\') << i;
+        }
+        mask
+    }
 }
 
 /// `dst.copy_from_slice(src)` for slices of equal length, without its
@@ -83,6 +155,41 @@ fn copy_zipped(dst: &mut [u8], src: &[u8]) {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
+    /// The block masks are exact: every byte value at every place of a
+    /// block, among neighbours that are plain, special or high, is marked
+    /// exactly where the byte rule says.
+    #[test]
+    fn block_masks_are_exact_for_every_byte_value() {
+        let places: &[usize] = if cfg!(miri) {
+            &[0, 15]
+        } else {
+            &[0, 1, 7, 8, 14, 15]
+        };
+        for fill in [b'a', b'"', b'\\', 0x00, 0x1F, 0x20, 0x7F, 0x80, 0xFF] {
+            for &at in places {
+                for c in 0..=255u8 {
+                    let mut block = [fill; 16];
+                    block[at] = c;
+                    let (special, high) = super::marks(block);
+                    let slashes = super::backslashes(block);
+                    for (i, &b) in block.iter().enumerate() {
+                        let bit = |m: u32| m >> i & 1 == 1;
+                        assert_eq!(
+                            bit(special),
+                            b == b'"' || b == b'\\' || b < 0x20,
+                            "{block:?}"
+                        );
+                        assert_eq!(bit(high), b >= 0x80, "{block:?}");
+                        assert_eq!(bit(slashes), b == b'\\', "{block:?}");
+                    }
+                    assert_eq!(special >> 16, 0);
+                    assert_eq!(high >> 16, 0);
+                    assert_eq!(slashes >> 16, 0);
+                }
+            }
+        }
+    }
+
     /// The microcontrollers' zipped copy writes what `copy_from_slice` does.
     #[test]
     fn zipped_copy_agrees_with_copy_from_slice() {
