@@ -38,7 +38,7 @@ use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use super::number::{Num, Number};
 use super::shape::Key;
 use super::str::JsonStr;
-use super::text::{self, HI, Stop, special_exact};
+use super::text::{self, Stop};
 
 /// The reference's container limit: serde_json allows 127 open containers,
 /// the outermost included.
@@ -55,14 +55,6 @@ pub(crate) const DEEP_WINDOW: usize = 65_536;
 /// slides instead.
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
-
-/// Whether byte `n` of the word `w` (the index of its first special byte,
-/// 8 for none) is a quote with only plain ASCII before it: then a key ends
-/// there, `n` bytes into the word.
-#[inline(always)]
-const fn quote_ends_plain(w: u64, n: u32) -> bool {
-    n < 8 && (w >> (8 * n)) as u8 == b'"' && w & !(u64::MAX << (8 * n)) & HI == 0
-}
 
 /// The UTF-8 check of a string's raw text, which starts at offset `start`:
 /// the error the whole-buffer decoder reports for it.
@@ -240,9 +232,8 @@ impl<'a> Scanner<'a> {
 
     /// `pos` is at the opening quote of an object key: [`string`](Self::string)
     /// with the common case, a key of at most fifteen plain ASCII bytes,
-    /// decided inline from one word or two (`contents`, `mimeType`,
-    /// `resultType` and `cacheScope` need the second). Always inlined: as a
-    /// call, the two words cost more than they save. On microcontrollers,
+    /// decided inline from one 16-byte block ([`find::marks`](super::find::marks)).
+    /// Always inlined: as a call, the block costs more than it saves. On microcontrollers,
     /// where the inline copies cost 1.7 KB of flash, it is
     /// [`string`](Self::string) alone.
     #[inline(always)]
@@ -260,31 +251,21 @@ impl<'a> Scanner<'a> {
     #[inline(always)]
     fn key_read<const NAME: bool>(&mut self, full: bool) -> Result<(JsonStr<'a>, Key), BodyError> {
         let start = self.pos + 1;
+        // A key of at most fifteen plain ASCII bytes, from one block: its
+        // first mark is its closing quote, with no byte >= 0x80 before it.
         if super::find::HOST
-            && let Some(word) = self.buf.get(start..).and_then(<[u8]>::first_chunk::<8>)
+            && let Some(block) = self
+                .buf
+                .get(start..start + 16)
+                .and_then(<[u8]>::first_chunk::<16>)
         {
-            let w = u64::from_le_bytes(*word);
-            let n = special_exact(w).trailing_zeros() / 8;
-            if quote_ends_plain(w, n) {
-                let end = start + n as usize;
+            let (marks, high) = super::find::marks(*block);
+            let n = marks.trailing_zeros() as usize;
+            if block.get(n) == Some(&b'"') && high & !(u32::MAX << n) == 0 {
+                let end = start + n;
                 self.pos = end + 1;
                 let text = JsonStr::new(self.buf.get(start..end).unwrap_or_default(), false);
-                return Ok((text, Key::words(w, 0, n as usize)));
-            }
-            // Eight plain ASCII bytes: a key of 8 to 15 (`contents`,
-            // `mimeType`, `resultType`) may end in the next word.
-            if n == 8
-                && w & HI == 0
-                && let Some(word) = self.buf.get(start + 8..).and_then(<[u8]>::first_chunk::<8>)
-            {
-                let w2 = u64::from_le_bytes(*word);
-                let n = special_exact(w2).trailing_zeros() / 8;
-                if quote_ends_plain(w2, n) {
-                    let end = start + 8 + n as usize;
-                    self.pos = end + 1;
-                    let text = JsonStr::new(self.buf.get(start..end).unwrap_or_default(), false);
-                    return Ok((text, Key::words(w, w2, 8 + n as usize)));
-                }
+                return Ok((text, Key::block(*block, n)));
             }
         }
         let text = self.string(full)?;
@@ -383,7 +364,7 @@ mod tests {
 
     #[test]
     fn key_text_agrees_with_string_on_every_short_key() {
-        // The inline paths for short keys (one word, then a second) against
+        // The inline path for short keys (one 16-byte block) against
         // the full string loop: a key of every length around both words,
         // with each kind of special or high byte at every position, in
         // inputs that end early too.
@@ -692,7 +673,7 @@ mod tests {
         assert_eq!(check(br#""\q""#, false), Err(K::InvalidEscape));
         assert_eq!(check(br#""\u12G4""#, false), Err(K::InvalidEscape));
         assert_eq!(check(br#""abc"#, false), Err(K::Eof));
-        // Long strings take the word-at-a-time path; the result is the same.
+        // Long strings take the block path; the result is the same.
         let long = [
             b"\"".as_slice(),
             &[b'a'; 100],

@@ -413,15 +413,15 @@ impl Key {
         key
     }
 
-    /// The key of `len` plain bytes that start the little-endian words `lo`
-    /// and `hi` (hosts' key reader, which loaded them).
+    /// The key of the `len` (< 16) plain bytes that start `block` (hosts'
+    /// key reader, which loaded it).
     #[inline(always)]
-    pub(crate) fn words(lo: u64, hi: u64, len: usize) -> Self {
-        let packed = u128::from(lo) | u128::from(hi) << 64;
-        // `len` is at most 16 here.
+    pub(crate) fn block(block: [u8; 16], len: usize) -> Self {
+        // `len` is below 16 here.
         #[allow(clippy::cast_possible_truncation)]
         Self {
-            packed: (packed & LOW_BYTES.get(len).copied().unwrap_or_default()).to_le_bytes(),
+            packed: (u128::from_le_bytes(block) & LOW_BYTES.get(len).copied().unwrap_or_default())
+                .to_le_bytes(),
             len: len as u8,
         }
     }
@@ -609,12 +609,10 @@ mod tests {
             let whole = Key::of(text);
             assert_eq!(Key::at(&buf, 1, text), whole, "{raw:?}");
             assert_eq!(Key::at(&buf[..=raw.len()], 1, text), whole, "{raw:?}");
-            if !escaped && raw.len() <= 16 {
-                let mut words = [0u8; 16];
-                words[..raw.len()].copy_from_slice(raw);
-                let lo = u64::from_le_bytes(words[..8].try_into().unwrap());
-                let hi = u64::from_le_bytes(words[8..].try_into().unwrap());
-                assert_eq!(Key::words(lo, hi, raw.len()), whole, "{raw:?}");
+            if !escaped && raw.len() < 16 {
+                let mut block = [b'x'; 16];
+                block[..raw.len()].copy_from_slice(raw);
+                assert_eq!(Key::block(block, raw.len()), whole, "{raw:?}");
             }
             for cut in 0..=unescaped.len() {
                 let mut pieces = Key::EMPTY;

@@ -16,13 +16,16 @@
 //! Two lanes inside the one function, chosen at compile time and pinned to
 //! each other by a test on every input:
 //!
-//! - hosts ([`HOST`](super::find::HOST)): a word at a time. An exact mask
-//!   marks every `"`, `\` and control byte of the word, and the loop visits
-//!   the marks only (an escape clears the marks it covers), so dense
-//!   escapes cost no reloads; after [`JUMP_AFTER`] plain words in a row, a
+//! - hosts ([`HOST`](super::find::HOST)): 16 bytes at a time. One vector
+//!   compare per class marks every `"`, `\` and control byte of the block
+//!   ([`find::marks`](super::find::marks), through the `wide` crate: SSE2,
+//!   NEON or wasm simd128, no `unsafe` here), and the loop visits the marks
+//!   only (an escape clears the marks it covers; a one-character escape
+//!   whose letter is in the block is decided from the block), so dense
+//!   escapes cost no reloads; after [`JUMP_AFTER`] plain blocks in a row, a
 //!   `memchr` jump to the next `"` or `\` and one vector pass over the bytes
-//!   passed for controls and non-ASCII. The last bytes, which fill no word,
-//!   go one at a time;
+//!   passed for controls and non-ASCII. The last bytes, which fill no
+//!   block, are read as a block padded with controls;
 //! - microcontrollers: a byte at a time, one copy of the function for every
 //!   caller (the word code costs flash there and buys little on the short
 //!   text a firmware handles).
@@ -36,27 +39,9 @@ use super::lex;
 use super::shape::Key;
 use crate::error::{BodyError, BodyErrorKind as K};
 
-const LO: u64 = 0x0101_0101_0101_0101;
-/// Bit 7 of every byte of a word.
-pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Plain words in a row after which the hosts' lane jumps with `memchr`.
-pub(crate) const JUMP_AFTER: u32 = 16;
-
-/// Bit 7 of every byte of `w` that ends a run of plain string text: `"`,
-/// `\` or a control (< 0x20). Exact: no false positives from borrows, so
-/// every mark can be visited.
-#[inline]
-pub(crate) const fn special_exact(w: u64) -> u64 {
-    const M: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let low = w & M;
-    // Each byte's bit 7 is set where its low seven bits differ from `"`,
-    // from `\`, and are >= 0x20 (no carry leaves a byte).
-    let q = (low ^ (LO * b'"' as u64)).wrapping_add(M);
-    let b = (low ^ (LO * b'\\' as u64)).wrapping_add(M);
-    let ctl = low.wrapping_add(LO * 0x60);
-    !(q & b & ctl | w) & HI
-}
+/// Plain blocks (16 bytes) in a row after which the hosts' lane jumps with
+/// `memchr`.
+pub(crate) const JUMP_AFTER: u32 = 8;
 
 /// Where a run of string text stopped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -118,59 +103,89 @@ fn run_call(bytes: &[u8], at: usize, full: bool, escapes: bool) -> Run {
     run_in::<false>(bytes, at, full, escapes, 0)
 }
 
-/// The lexeme; `WORDS` selects the hosts' lane.
+/// The lexeme; `WORDS` selects the hosts' lane (16-byte blocks).
 #[inline(always)]
 fn run_in<const WORDS: bool>(
     bytes: &[u8],
-    mut at: usize,
+    at: usize,
     full: bool,
     escapes: bool,
-    mut plain: u32,
+    plain: u32,
 ) -> Run {
-    // OR of the text's bytes, by words: bit 7 set means non-ASCII.
-    let mut or = 0u64;
+    if WORDS {
+        run_blocks(bytes, at, full, escapes, plain)
+    } else {
+        run_bytes(bytes, at, full, escapes)
+    }
+}
+
+/// The microcontrollers' lane: a byte at a time.
+#[inline(always)]
+fn run_bytes(bytes: &[u8], mut at: usize, full: bool, escapes: bool) -> Run {
+    // OR of the text's bytes: bit 7 set means non-ASCII.
+    let mut or = 0u8;
+    let mut escaped = false;
+    let stop = loop {
+        match bytes.get(at) {
+            None => break Stop::End,
+            Some(b'"') => break Stop::Quote(at),
+            Some(b'\\') => match escapes.then(|| lex::escape_ok(bytes, at, full)).flatten() {
+                Some(next) => {
+                    escaped = true;
+                    at = next;
+                }
+                None => break Stop::Escape(at),
+            },
+            Some(&c) if c < 0x20 => break Stop::Control(at),
+            Some(&c) => {
+                or |= c;
+                at += 1;
+            }
+        }
+    };
+    Run {
+        stop,
+        high: or >= 0x80,
+        escaped,
+    }
+}
+
+/// The hosts' lane: 16 bytes at a time. One mask marks every `"`, `\` and
+/// control byte of the block ([`find::marks`](super::find::marks)), and the
+/// loop visits the marks only: a one-character escape whose letter is in
+/// the block clears its two marks without a load, any other escape the
+/// marks it covers, so dense escapes cost no reloads. After [`JUMP_AFTER`]
+/// plain blocks in a row, a `memchr` jump to the next `"` or `\` and one
+/// vector pass over the bytes passed for controls and non-ASCII. The last
+/// bytes, which fill no block, are read as one padded with controls: a
+/// mark past the end is the end.
+#[inline(always)]
+fn run_blocks(bytes: &[u8], mut at: usize, full: bool, escapes: bool, mut plain: u32) -> Run {
+    let mut high = false;
     let mut escaped = false;
     let stop = 'text: loop {
-        let word = if WORDS {
-            bytes.get(at..).and_then(<[u8]>::first_chunk::<8>)
-        } else {
-            None
-        };
-        let Some(word) = word else {
-            // Fewer than eight bytes left (or the byte lane).
-            loop {
-                match bytes.get(at) {
-                    None => break 'text Stop::End,
-                    Some(b'"') => break 'text Stop::Quote(at),
-                    Some(b'\\') => {
-                        match escapes.then(|| lex::escape_ok(bytes, at, full)).flatten() {
-                            Some(next) => {
-                                escaped = true;
-                                at = next;
-                            }
-                            None => break 'text Stop::Escape(at),
-                        }
-                    }
-                    Some(&c) if c < 0x20 => break 'text Stop::Control(at),
-                    Some(&c) => {
-                        or |= u64::from(c);
-                        at += 1;
-                    }
+        let block = match bytes.get(at..at + 16).and_then(<[u8]>::first_chunk::<16>) {
+            Some(block) => *block,
+            None => {
+                let tail = bytes.get(at..).unwrap_or_default();
+                let mut block = [0u8; 16];
+                if let Some(head) = block.get_mut(..tail.len()) {
+                    head.copy_from_slice(tail);
                 }
+                block
             }
         };
-        let w = u64::from_le_bytes(*word);
-        let mut marks = special_exact(w);
+        let (mut marks, hi) = super::find::marks(block);
         if marks == 0 {
-            or |= w;
-            at += 8;
+            high |= hi != 0;
+            at += 16;
             plain += 1;
-            if WORDS && plain == JUMP_AFTER {
+            if plain == JUMP_AFTER {
                 plain = 0;
                 match jump(bytes, at) {
-                    Ok((next, high)) => {
+                    Ok((next, h)) => {
                         at = next;
-                        or |= u64::from(high) << 7;
+                        high |= h;
                     }
                     Err(bad) => break 'text Stop::Control(bad),
                 }
@@ -179,15 +194,32 @@ fn run_in<const WORDS: bool>(
         }
         plain = 0;
         loop {
-            let n = marks.trailing_zeros() / 8;
-            let p = at + n as usize;
+            // Below 16: `marks` has a bit per byte of the block.
+            let n = marks.trailing_zeros() as usize;
+            let p = at + n;
+            let mark = block.get(n).copied().unwrap_or_default();
+            // A one-character escape whose letter is in the block (the
+            // common escape): both its marks go (the letter may be `"` or
+            // `\\`), and the next mark is visited.
+            if escapes
+                && mark == b'\\'
+                && let Some(&e) = block.get(n + 1)
+                && lex::is_letter(e)
+            {
+                escaped = true;
+                marks &= u32::MAX << (n + 2);
+                if marks == 0 {
+                    high |= hi != 0;
+                    at += 16;
+                    break;
+                }
+                continue;
+            }
             // Only the bytes before the mark are text.
-            let before = w & !(u64::MAX << (8 * n));
-            // The marked byte, from the word: no second load.
-            #[allow(clippy::cast_possible_truncation)]
-            match (w >> (8 * n)) as u8 {
+            let before = hi & !(u32::MAX << n) != 0;
+            match mark {
                 b'"' => {
-                    or |= before;
+                    high |= before;
                     break 'text Stop::Quote(p);
                 }
                 b'\\' => {
@@ -197,30 +229,35 @@ fn run_in<const WORDS: bool>(
                         None
                     };
                     let Some(next) = next else {
-                        or |= before;
+                        high |= before;
                         break 'text Stop::Escape(p);
                     };
                     escaped = true;
                     let covered = next - at;
-                    if covered >= 8 {
-                        or |= w;
+                    if covered >= 16 {
+                        high |= hi != 0;
                         at = next;
                         break;
                     }
-                    marks &= u64::MAX << (8 * covered);
+                    marks &= u32::MAX << covered;
                     if marks == 0 {
-                        or |= w;
-                        at += 8;
+                        high |= hi != 0;
+                        at += 16;
                         break;
                     }
                 }
-                _ => break 'text Stop::Control(p),
+                // A control byte, or the padding past the end.
+                _ if p < bytes.len() => break 'text Stop::Control(p),
+                _ => {
+                    high |= before;
+                    break 'text Stop::End;
+                }
             }
         }
     };
     Run {
         stop,
-        high: or & HI != 0,
+        high,
         escaped,
     }
 }
@@ -746,7 +783,10 @@ mod tests {
                     let want = oracle(bytes, 0, full, escapes);
                     for (plain, got) in [
                         (0, run_in::<true>(bytes, 0, full, escapes, 0)),
-                        (15, run_in::<true>(bytes, 0, full, escapes, 15)),
+                        (
+                            JUMP_AFTER - 1,
+                            run_in::<true>(bytes, 0, full, escapes, JUMP_AFTER - 1),
+                        ),
                         (0, run_in::<false>(bytes, 0, full, escapes, 0)),
                     ] {
                         let high = matches!(got.stop, Stop::Control(_)) || got.high == want.1;
@@ -754,37 +794,6 @@ mod tests {
                             got.stop == want.0 && got.escaped == want.2 && high,
                             "{bytes:?} full={full} escapes={escapes} plain={plain}: \
                              {got:?} against {want:?}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn marks_are_exact_for_every_byte_value() {
-        // Every byte value in every lane, among neighbours that are all
-        // special, all plain, or all high: the mark is set exactly for `"`,
-        // `\` and controls, and no borrow or carry leaks into a neighbour.
-        // Under Miri (slow), two lanes.
-        let lanes: &[usize] = if cfg!(miri) {
-            &[0, 7]
-        } else {
-            &[0, 1, 2, 3, 4, 5, 6, 7]
-        };
-        for fill in [b'a', b'"', 0x00, 0xFF, 0x80, b'\\'] {
-            for &lane in lanes {
-                for c in 0..=255u8 {
-                    let mut bytes = [fill; 8];
-                    bytes[lane] = c;
-                    let marks = special_exact(u64::from_le_bytes(bytes));
-                    assert_eq!(marks & !HI, 0);
-                    for (i, &b) in bytes.iter().enumerate() {
-                        let want = b == b'"' || b == b'\\' || b < 0x20;
-                        assert_eq!(
-                            marks >> (8 * i + 7) & 1 == 1,
-                            want,
-                            "byte {b:#04x} at {i} among {fill:#04x}"
                         );
                     }
                 }
