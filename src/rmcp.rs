@@ -158,7 +158,13 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
     match raw.tag() {
         Tag::Result => {
             // One pass: the items are built as validation meets them.
-            let mut build = Build::default();
+            // Room for four items up front: the first `push` of an empty
+            // `Vec` takes the same four through its growth path, which
+            // costs more than one allocation (small −1.6 % Ir).
+            let mut build = Build {
+                items: Vec::with_capacity(4),
+                ..Build::default()
+            };
             let view = ResultView::decode_with(raw.json(), &mut build)
                 .map_err(|e| FrameError::Body(e.shifted(1)))?;
             Ok(OwnedFrame::Result(result(&view, build.items)))
@@ -253,7 +259,7 @@ fn kept_string(text: JsonStr<'_>, at: usize) -> Result<String, BodyError> {
 }
 
 /// The unescaped bytes of `text`: one allocation of the raw length
-/// (unescaping never lengthens validated text), runs copied a word at a
+/// (unescaping never lengthens validated text), runs copied a block at a
 /// time. `None` only for an escape validation would have refused.
 #[inline]
 fn unescaped(text: JsonStr<'_>) -> Option<Vec<u8>> {
@@ -541,7 +547,7 @@ impl From<CacheScope> for RmcpCacheScope {
 
 impl From<JsonStr<'_>> for String {
     /// The unescaped string: one allocation of the raw length, runs copied
-    /// a word at a time, one UTF-8 check of the result.
+    /// a block at a time, one UTF-8 check of the result.
     fn from(text: JsonStr<'_>) -> Self {
         unescaped(text)
             .and_then(|bytes| Self::from_utf8(bytes).ok())
