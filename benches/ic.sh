@@ -125,7 +125,7 @@ echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _
 parts() { # <function> <input> <calls> <decodes per call>: "unescape utf8" Ir per decode, from ir's profile
     callgrind_annotate --inclusive=yes "$out/$1.$2" 2>/dev/null | awk -v n="$(($3 * $4))" '
         { gsub(",", "", $1) }
-        /skip\.rs:diverge_frame::json::skip::unescape \[/ { u += $1 }
+        /skip\.rs:diverge_frame::json::skip::unescape(_in)? \[/ { u += $1 }
         /converts\.rs:core::str::converts::from_utf8 \[/ { f += $1 }
         END { printf "%d %d\n", u / n + 0.5, f / n + 0.5 }'
 }

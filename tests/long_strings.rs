@@ -1,6 +1,6 @@
 //! Equivalence on long strings: the word-at-a-time and block scans, the
 //! memchr jumps and the unescape fast path all change behaviour at 8, 16,
-//! 32 and 64 bytes, which the generators (short pieces) rarely reach. Each
+//! 32, 64 and 128 bytes, which the generators (short pieces) rarely reach. Each
 //! case puts one piece (valid or not) at every interesting offset of a long
 //! plain run, in every kind of string slot, and compares with the reference.
 
@@ -59,7 +59,7 @@ fn offsets(len: usize) -> Vec<usize> {
         return vec![0, 63, 64, len];
     }
     let mut v = vec![
-        0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200,
+        0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200,
     ];
     v.extend([len.saturating_sub(1), len]);
     v.retain(|&p| p <= len);
