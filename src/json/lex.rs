@@ -281,8 +281,8 @@ pub(crate) fn escape_ok(b: &[u8], j: usize, full: bool) -> Option<usize> {
 }
 
 /// The hosts' lane of [`escape_ok`]: the letter looked up in [`BY_LETTER`]
-/// first (the common escape), then `\\uXXXX` with its digits read as one
-/// word ([`hex_word`]).
+/// first (the common escape), then `\\uXXXX` with its digits read by
+/// [`hex4`].
 #[inline(always)]
 fn escape_whole(b: &[u8], j: usize, full: bool) -> Option<usize> {
     let e = *b.get(j + 1)?;
@@ -292,13 +292,7 @@ fn escape_whole(b: &[u8], j: usize, full: bool) -> Option<usize> {
     if e != b'u' {
         return None;
     }
-    let unit = |at: usize| {
-        let digits = b.get(at..)?.first_chunk::<4>()?;
-        match hex_word(u32::from_le_bytes(*digits)) {
-            (n, 4) => Some(n),
-            _ => None,
-        }
-    };
+    let unit = |at: usize| hex4(b.get(at..)?).ok();
     let n = unit(j + 2)?;
     if !full {
         return Some(j + 6);

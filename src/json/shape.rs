@@ -400,24 +400,18 @@ impl Key {
         if super::find::HOST
             && let Some(window) = buf.get(start..).and_then(<[u8]>::first_chunk::<16>)
         {
-            let mask = LOW_BYTES.get(len).copied().unwrap_or_default();
-            // `len` is at most 16 here.
-            #[allow(clippy::cast_possible_truncation)]
-            return Self {
-                packed: (u128::from_le_bytes(*window) & mask).to_le_bytes(),
-                len: len as u8,
-            };
+            return Self::block(*window, len);
         }
         let mut key = Self::EMPTY;
         key.push(buf.get(start..start + len).unwrap_or_default());
         key
     }
 
-    /// The key of the `len` (< 16) plain bytes that start `block` (hosts'
-    /// key reader, which loaded it).
+    /// The key of the `len` (at most 16) plain bytes that start `block`
+    /// (hosts: the key reader, which loaded it, and [`plain`](Self::plain)).
     #[inline(always)]
     pub(crate) fn block(block: [u8; 16], len: usize) -> Self {
-        // `len` is below 16 here.
+        // `len` is at most 16 here.
         #[allow(clippy::cast_possible_truncation)]
         Self {
             packed: (u128::from_le_bytes(block) & LOW_BYTES.get(len).copied().unwrap_or_default())

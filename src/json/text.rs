@@ -103,16 +103,16 @@ fn run_call(bytes: &[u8], at: usize, full: bool, escapes: bool) -> Run {
     run_in::<false>(bytes, at, full, escapes, 0)
 }
 
-/// The lexeme; `WORDS` selects the hosts' lane (16-byte blocks).
+/// The lexeme; `BLOCKS` selects the hosts' lane (16-byte blocks).
 #[inline(always)]
-fn run_in<const WORDS: bool>(
+fn run_in<const BLOCKS: bool>(
     bytes: &[u8],
     at: usize,
     full: bool,
     escapes: bool,
     plain: u32,
 ) -> Run {
-    if WORDS {
+    if BLOCKS {
         run_blocks(bytes, at, full, escapes, plain)
     } else {
         run_bytes(bytes, at, full, escapes)
