@@ -197,13 +197,18 @@ fn run_blocks(bytes: &[u8], mut at: usize, full: bool, escapes: bool, mut plain:
             // Below 16: `marks` has a bit per byte of the block.
             let n = marks.trailing_zeros() as usize;
             let p = at + n;
-            let mark = block.get(n).copied().unwrap_or_default();
+            // Read from the input, not from the block (whose copy would
+            // then go through the stack and lengthen every block's path):
+            // past the end, where the padded block holds controls, the
+            // input has no byte, and 0 stands for one.
+            let mark = bytes.get(p).copied().unwrap_or_default();
             // A one-character escape whose letter is in the block (the
             // common escape): both its marks go (the letter may be `"` or
             // `\\`), and the next mark is visited.
             if escapes
                 && mark == b'\\'
-                && let Some(&e) = block.get(n + 1)
+                && n < 15
+                && let Some(&e) = bytes.get(p + 1)
                 && lex::is_letter(e)
             {
                 escaped = true;
