@@ -33,7 +33,7 @@ pub(crate) const HOST: bool = !cfg!(diverge_compact)
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-pub(crate) use vector::{backslashes, marks, memchr, memchr2};
+pub(crate) use vector::{backslashes, from_utf8, marks, memchr, memchr2};
 
 #[cfg(not(any(
     target_arch = "x86_64",
@@ -41,7 +41,7 @@ pub(crate) use vector::{backslashes, marks, memchr, memchr2};
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128")
 )))]
-pub(crate) use bytes::{backslashes, marks, memchr, memchr2};
+pub(crate) use bytes::{backslashes, from_utf8, marks, memchr, memchr2};
 
 /// Host-class targets: vector code.
 #[cfg(any(
@@ -79,6 +79,21 @@ mod vector {
         #[allow(clippy::cast_sign_loss)]
         let mask = u8x16::new(block).cmp_eq(u8x16::splat(b'\\')).move_mask() as u32;
         mask
+    }
+
+    /// `core::str::from_utf8`, with the same answers, checked first by
+    /// [simdutf8](https://docs.rs/simdutf8) (simdjson's validator: AVX2 or
+    /// SSE4.2 chosen at run time under `std`, which the `alloc` feature
+    /// turns on; NEON on `AArch64`; core's check below 64 bytes and on
+    /// baseline x86-64 without `std`). Its error carries no position, so
+    /// on invalid text core's check runs again and names the first bad
+    /// byte.
+    #[inline]
+    pub(crate) fn from_utf8(text: &[u8]) -> Result<&str, core::str::Utf8Error> {
+        match simdutf8::basic::from_utf8(text) {
+            Ok(text) => Ok(text),
+            Err(_) => core::str::from_utf8(text),
+        }
     }
 }
 
@@ -124,6 +139,12 @@ mod bytes {
         }
         mask
     }
+
+    /// `core::str::from_utf8` itself (no second validator in flash).
+    #[inline(always)]
+    pub(crate) fn from_utf8(text: &[u8]) -> Result<&str, core::str::Utf8Error> {
+        core::str::from_utf8(text)
+    }
 }
 
 /// `dst.copy_from_slice(src)` for slices of equal length, without its
@@ -155,6 +176,8 @@ fn copy_zipped(dst: &mut [u8], src: &[u8]) {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
+    extern crate std;
+
     /// The block masks are exact: every byte value at every place of a
     /// block, among neighbours that are plain, special or high, is marked
     /// exactly where the byte rule says.
@@ -187,6 +210,48 @@ mod tests {
                     assert_eq!(slashes >> 16, 0);
                 }
             }
+        }
+    }
+
+    /// The UTF-8 check answers as core's on every input: valid text of
+    /// every character width, and each kind of defect (a stray
+    /// continuation byte, a cut or overlong sequence, a surrogate, a byte
+    /// above F4) at every place of texts shorter and longer than the fast
+    /// validator's 64-byte threshold, with the same `valid_up_to` and
+    /// `error_len`.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn utf8_agrees_with_core_everywhere() {
+        const PIECES: [&[u8]; 12] = [
+            b"a",
+            b"plain ascii text",
+            "\u{e9}".as_bytes(),
+            "\u{4e2d}".as_bytes(),
+            "\u{1f600}".as_bytes(),
+            b"\x80",
+            b"\xC3",
+            b"\xE4\xB8",
+            b"\xC0\xAF",
+            b"\xED\xA0\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xFF",
+        ];
+        let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
+        for _ in 0..20_000 {
+            let mut text = std::vec::Vec::new();
+            let len = super::super::xorshift(&mut seed) % 160;
+            while (text.len() as u64) < len {
+                let r = super::super::xorshift(&mut seed);
+                // Mostly valid pieces, so that a defect sits anywhere.
+                let k = if r % 8 == 0 {
+                    (r >> 8) as usize % 12
+                } else {
+                    (r >> 8) as usize % 5
+                };
+                text.extend_from_slice(PIECES[k]);
+            }
+            let (ours, core) = (super::from_utf8(&text), core::str::from_utf8(&text));
+            assert_eq!(ours, core, "{text:?}");
         }
     }
 

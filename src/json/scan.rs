@@ -60,7 +60,7 @@ pub(crate) const DEEP_WINDOW: usize = WINDOW;
 /// the error the whole-buffer decoder reports for it.
 #[inline]
 pub(crate) fn utf8_error(text: &[u8], start: usize) -> Result<(), BodyError> {
-    match core::str::from_utf8(text) {
+    match super::find::from_utf8(text) {
         Ok(_) => Ok(()),
         Err(e) => Err(BodyError::new(K::InvalidUtf8, start + e.valid_up_to())),
     }

@@ -78,7 +78,7 @@ impl<'a> JsonStr<'a> {
         if self.escaped {
             None
         } else {
-            core::str::from_utf8(self.raw).ok()
+            super::find::from_utf8(self.raw).ok()
         }
     }
 
@@ -136,7 +136,7 @@ impl<'a> JsonStr<'a> {
         let written = buf.get(..at).unwrap_or_default();
         // The input is validated UTF-8 and escapes decode to whole
         // characters, so this cannot fail.
-        core::str::from_utf8(written).map_err(|_| CapacityError {
+        super::find::from_utf8(written).map_err(|_| CapacityError {
             needed: at,
             available,
         })
@@ -445,7 +445,7 @@ impl<'a> RawJson<'a> {
     /// `None` is never returned for values the decoder produced).
     #[must_use]
     pub fn as_str(&self) -> Option<&'a str> {
-        core::str::from_utf8(self.raw).ok()
+        super::find::from_utf8(self.raw).ok()
     }
 
     /// Whether the value is an object (`{…}`).

@@ -517,7 +517,7 @@ impl Cut {
     /// the run's valid text: all of it, or what comes before a defect (the
     /// string's UTF-8 error) or before a character the cut holds.
     fn utf8<'t>(&mut self, run: &'t [u8], at: usize, cut: bool) -> &'t str {
-        match core::str::from_utf8(run) {
+        match super::find::from_utf8(run) {
             Ok(text) => text,
             Err(e) => {
                 let valid = e.valid_up_to();
