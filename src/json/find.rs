@@ -243,7 +243,7 @@ mod tests {
             while (text.len() as u64) < len {
                 let r = super::super::xorshift(&mut seed);
                 // Mostly valid pieces, so that a defect sits anywhere.
-                let k = if r % 8 == 0 {
+                let k = if r & 7 == 0 {
                     (r >> 8) as usize % 12
                 } else {
                     (r >> 8) as usize % 5
