@@ -11,7 +11,9 @@
 # CPU seconds from /proc every 20 s and interrupts it (SIGINT: libFuzzer
 # prints its final stats and exits) once it has had SECONDS_MAX of one
 # core, so a run that shares the machine still gets its 2 hours. A wall
-# clock bound of 3 x SECONDS_MAX stays as a backstop.
+# clock bound of 3 x SECONDS_MAX stays as a backstop. Never SIGSTOP a
+# running target: -timeout is wall clock, and the unit it was running reads
+# as a timeout when it resumes.
 #
 # Each target starts from its committed corpus (fuzz/corpus/TARGET, read
 # only) and writes new inputs to fuzz/work/TARGET and its log to
