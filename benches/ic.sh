@@ -118,15 +118,18 @@ echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _
 # dropped: ic_floor, ic_<set>_floor). A decoder that validates at Frame::decode's
 # cost and builds at the floor's would reach ref/(decode + floor). This crate's
 # rmcp path must also unescape the strings it keeps and check each once for
-# UTF-8 (safe code makes a String no other way): those two parts are measured
-# inside its own run (callgrind_annotate, inclusive Ir of skip::unescape and
-# core::str::from_utf8), and ref/(decode + floor + unescape + UTF-8) is the
-# bound of this design.
+# UTF-8 (safe code makes a String no other way: the path checks a body once,
+# with simdutf8, and each escaped kept string once more after unescaping it):
+# those two parts are measured inside its own run (callgrind_annotate,
+# inclusive Ir of skip::unescape, core::str::from_utf8 and simdutf8's
+# validator), and ref/(decode + floor + unescape + UTF-8) is the bound of this
+# design.
 parts() { # <function> <input> <calls> <decodes per call>: "unescape utf8" Ir per decode, from ir's profile
     callgrind_annotate --inclusive=yes "$out/$1.$2" 2>/dev/null | awk -v n="$(($3 * $4))" '
         { gsub(",", "", $1) }
         /skip\.rs:diverge_frame::json::skip::unescape(_in)? \[/ { u += $1 }
         /converts\.rs:core::str::converts::from_utf8 \[/ { f += $1 }
+        /algorithm\.rs:simdutf8::implementation::.*::validate_utf8_basic \[/ { f += $1 }
         END { printf "%d %d\n", u / n + 0.5, f / n + 0.5 }'
 }
 
@@ -151,6 +154,7 @@ done
 echo
 echo "The floor, Ir per frame: the reference's value cloned and dropped (allocations, copies, frees; no"
 echo "JSON read). unescape and UTF-8: the rmcp path's own unescaping (skip::unescape) and UTF-8 checks"
-echo "(core::str::from_utf8), inclusive Ir inside its run. ref/floor bounds every decoder into the rmcp"
-echo "types; ref/(decode+floor) one that validates at Frame::decode's cost; the next column this design"
-echo "(validate, then unescape and check each kept string once); ref/(to rmcp) is where it stands."
+echo "(core::str::from_utf8 and simdutf8's validator), inclusive Ir inside its run. ref/floor bounds"
+echo "every decoder into the rmcp types; ref/(decode+floor) is the two-pass bound (validate at"
+echo "Frame::decode's cost, then build at the floor's), which the path is held to; the next column adds"
+echo "this design's own parts; ref/(to rmcp) is where it stands."

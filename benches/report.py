@@ -8,6 +8,13 @@ Reads <criterion_dir>/<group>/<decoder>/new/{estimates,benchmark}.json
 (10^6 bytes per second, from the median time) and the ratio to the reference
 of the same run, and with --svg writes a bar chart of those ratios.
 
+After it, the rmcp path's table: per input, `Frame::decode`, the floor
+(`clone()` of the reference's values), the two-pass bound (decode, then the
+floor: 1 / (1/decode + 1/floor) in ratios, the sum of their times),
+`to_rmcp`, sonic-rs and simd-json into the same types, each × the reference,
+and whether `to_rmcp` is at or under the bound (`met`). --rmcp prints only
+that table.
+
 Then, if the `stream_<input>` groups ran, a second table: MB/s of
 `Frame::decode`, the reference, the streaming validator at each chunk size
 and the reader, each with its ratio to `Frame::decode` in the same group.
@@ -24,6 +31,7 @@ DECODERS = [
     "decode",
     "decode_walk",
     "to_rmcp",
+    "floor",
     "reference",
     "sonic_rs_rmcp",
     "simd_json_rmcp",
@@ -137,6 +145,24 @@ def table(results):
     return "\n".join(rows)
 
 
+def rmcp_table(results):
+    """Rows = inputs: the rmcp path beside decode, the floor and the two-pass bound."""
+    cols = ["decode", "floor", "bound", "to_rmcp", "sonic_rs_rmcp", "simd_json_rmcp"]
+    head = "| input | " + " | ".join(f"`{c}`" for c in cols) + " | `to_rmcp` ≤ bound |"
+    rows = [head, "|" + " --- |" * (len(cols) + 2)]
+    for g in GROUPS:
+        ref = results.get((g, "reference"))
+        need = [results.get((g, d)) for d in ("decode", "floor", "to_rmcp")]
+        if not ref or not all(need):
+            continue
+        times = {d: results[(g, d)][0] for d in ("decode", "floor", "to_rmcp", "sonic_rs_rmcp", "simd_json_rmcp") if (g, d) in results}
+        times["bound"] = times["decode"] + times["floor"]
+        cells = [f"{ref[0] / times[c]:.2f}×" if c in times else "–" for c in cols]
+        verdict = "met" if times["to_rmcp"] <= times["bound"] else f"missed (+{100 * (times['to_rmcp'] / times['bound'] - 1):.0f} %)"
+        rows.append(f"| {g} | " + " | ".join(cells) + f" | {verdict} |")
+    return "\n".join(rows)
+
+
 def stream_table(results):
     """Rows = inputs, columns = decoders, MB/s (× `Frame::decode` of the group)."""
     head = "| input | bytes | " + " | ".join(f"`{STREAM_LABELS.get(d, d)}`" for d in STREAM_DECODERS) + " |"
@@ -223,13 +249,21 @@ def main():
     only_stream = "--stream" in args
     if only_stream:
         args.remove("--stream")
+    only_rmcp = "--rmcp" in args
+    if only_rmcp:
+        args.remove("--rmcp")
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "target", "criterion")
     results = {} if only_stream else load(root)
+    if only_rmcp:
+        print(rmcp_table(results))
+        return
     streamed = load(root, STREAM_GROUPS, STREAM_DECODERS, "stream_")
     if not results and not streamed:
         sys.exit(f"no criterion results under {root}")
     if results:
         print(table(results))
+        print()
+        print(rmcp_table(results))
         if out_svg:
             svg(results, out_svg)
     if streamed:

@@ -89,6 +89,7 @@ use crate::encode::value::{Number as ParsedNumber, parse_number};
 use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
 use crate::json::event::Sink;
+use crate::json::find;
 use crate::json::items::Items;
 use crate::json::scan::{Scanner, utf8_error};
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
@@ -161,17 +162,96 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
             // Room for four items up front: the first `push` of an empty
             // `Vec` takes the same four through its growth path, which
             // costs more than one allocation (small −1.6 % Ir).
+            let text = Text::of(raw.json());
             let mut build = Build {
                 items: Vec::with_capacity(4),
+                body: text,
                 ..Build::default()
             };
             let view = ResultView::decode_with(raw.json(), &mut build)
                 .map_err(|e| FrameError::Body(e.shifted(1)))?;
-            Ok(OwnedFrame::Result(result(&view, build.items)))
+            Ok(OwnedFrame::Result(result(&view, build.items, text)))
         }
-        Tag::Error => raw.decode().map(OwnedFrame::from),
+        Tag::Error => match raw.decode()? {
+            Frame::Error(view) => Ok(OwnedFrame::Error(error(&view, Text::of(raw.json())))),
+            Frame::Result(view) => Ok(OwnedFrame::Result(view.into())),
+        },
     }
 }
+
+/// Where the builder's strings come from: the body's text, when all of it
+/// is valid UTF-8. One check of the whole body (simdutf8 on hosts) makes
+/// every string in it a slice of a `str`, so a kept string becomes a
+/// `String` by `push_str` of its runs, with no UTF-8 check of its own and
+/// no `unsafe`. A body that is not valid UTF-8 (the reference still accepts
+/// one whose bad bytes lie in a member it ignores) takes the general path:
+/// each string unescaped, then checked.
+#[derive(Clone, Copy, Default)]
+struct Text<'a> {
+    body: Option<&'a str>,
+}
+
+impl<'a> Text<'a> {
+    /// The text of `json`, the body every string handed to it lies in.
+    fn of(json: &'a [u8]) -> Self {
+        Self {
+            body: find::utf8(json),
+        }
+    }
+
+    /// `raw` (a slice of the body) as a slice of the body's text, if the
+    /// body is text.
+    #[inline]
+    fn str_of(self, raw: &[u8]) -> Option<&'a str> {
+        let body = self.body?;
+        let at = raw.as_ptr().addr().wrapping_sub(body.as_ptr().addr());
+        body.get(at..at.checked_add(raw.len())?)
+    }
+
+    /// A validated string of the body as a `String`.
+    #[inline]
+    fn string(self, text: JsonStr<'_>) -> String {
+        match self.str_of(text.raw()) {
+            Some(t) => owned(t, text.is_escaped()),
+            None => text.into(),
+        }
+    }
+}
+
+/// Validated string text that is known to be UTF-8 as a `String`. Plain
+/// text is copied once, with no check. Escaped text is unescaped a block at
+/// a time ([`unescaped`]) and then needs a check to become a `String` in
+/// safe code: core's (`String::from_utf8`) on short text, where a second
+/// allocation would cost more; on longer text simdutf8's, several times
+/// faster, and a copy into a `String` of the exact length. (Pushing the
+/// runs between escapes as slices of `text`, which needs no check, costs
+/// more than either on escape-dense text: a call per run.)
+#[inline]
+fn owned(text: &str, escaped: bool) -> String {
+    if !escaped {
+        return String::from(text);
+    }
+    if text.len() < LONG {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some((run, c, after)) = skip::split_escape(rest) {
+            out.push_str(run);
+            out.push(c);
+            rest = after;
+        }
+        out.push_str(rest);
+        return out;
+    }
+    let raw = JsonStr::new(text.as_bytes(), true);
+    match unescaped(raw).as_deref().and_then(find::utf8) {
+        Some(unescaped) => String::from(unescaped),
+        None => raw.into(),
+    }
+}
+
+/// Escaped text from this length on is checked by simdutf8 after
+/// unescaping (below it simdutf8 runs core's check itself).
+const LONG: usize = 512;
 
 /// rmcp's content items, built while the result is validated
 /// ([`ResultView::decode_with`]): each string member the items keep becomes
@@ -180,6 +260,7 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
 #[derive(Default)]
 struct Build<'a> {
     items: Vec<ResourceContents>,
+    body: Text<'a>,
     uri: Option<String>,
     mime_type: Option<String>,
     text: Option<String>,
@@ -202,7 +283,12 @@ impl<'a> Items<'a> for Build<'a> {
             Some(ItemKey::Meta) | None => return s.string(true).map(drop),
         };
         let at = s.pos + 1;
-        *slot = Some(kept_string(s.string_unchecked_utf8()?, at)?);
+        // The UTF-8 check is the body's (`Text`), or `kept_string`'s.
+        let text = s.string_unchecked_utf8()?;
+        *slot = Some(match self.body.str_of(text.raw()) {
+            Some(t) => owned(t, text.is_escaped()),
+            None => kept_string(text, at)?,
+        });
         Ok(())
     }
 
@@ -227,7 +313,7 @@ impl<'a> Items<'a> for Build<'a> {
             return false;
         }
         let uri = uri.unwrap_or_default();
-        let meta = meta.map(|m| MetaObject(object(m)));
+        let meta = meta.map(|m| MetaObject(object(m, self.body)));
         self.items.push(match (is_text, text) {
             (true, Some(text)) => ResourceContents::TextResourceContents {
                 uri,
@@ -296,7 +382,7 @@ fn unescaped(text: JsonStr<'_>) -> Option<Vec<u8>> {
 /// # Ok::<(), diverge_frame::BodyError>(())
 /// ```
 pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyError> {
-    RequestView::decode(bytes).map(ReadResourceRequestParams::from)
+    RequestView::decode(bytes).map(|view| request(&view, Text::of(bytes)))
 }
 
 /// Encodes a frame into `out`: the tag byte, then what `serde_json::to_vec`
@@ -472,35 +558,48 @@ impl From<Frame<'_>> for OwnedFrame {
 
 impl From<RequestView<'_>> for ReadResourceRequestParams {
     fn from(view: RequestView<'_>) -> Self {
-        let mut params = Self::new(String::from(view.uri()));
-        params.meta = view
-            .meta()
-            .map(|m| RequestMetaObject(MetaObject(object(m))));
-        params.input_responses = view.input_responses().map(|m| {
-            let mut map = BTreeMap::new();
-            for (key, value) in m.members() {
-                map.insert(String::from(key), Value::from(value));
-            }
-            map
-        });
-        params.request_state = view.request_state().map(String::from);
-        params
+        request(&view, Text::default())
     }
+}
+
+/// The request `view` describes, its strings from `text`.
+fn request(view: &RequestView<'_>, text: Text<'_>) -> ReadResourceRequestParams {
+    let mut params = ReadResourceRequestParams::new(text.string(view.uri()));
+    params.meta = view
+        .meta()
+        .map(|m| RequestMetaObject(MetaObject(object(m, text))));
+    params.input_responses = view.input_responses().map(|m| {
+        let mut map = BTreeMap::new();
+        for (key, value) in m.members() {
+            map.insert(text.string(key), parse(value.as_bytes(), text).0);
+        }
+        map
+    });
+    params.request_state = view.request_state().map(|s| text.string(s));
+    params
 }
 
 impl From<ResultView<'_>> for ReadResourceResult {
     fn from(view: ResultView<'_>) -> Self {
-        result(&view, view.contents().map(ResourceContents::from).collect())
+        result(
+            &view,
+            view.contents().map(ResourceContents::from).collect(),
+            Text::default(),
+        )
     }
 }
 
 /// The result `view` describes, with its items already converted.
-fn result(view: &ResultView<'_>, contents: Vec<ResourceContents>) -> ReadResourceResult {
+fn result(
+    view: &ResultView<'_>,
+    contents: Vec<ResourceContents>,
+    text: Text<'_>,
+) -> ReadResourceResult {
     let mut result = ReadResourceResult::new(contents);
     result.result_type = view.result_type().and_then(result_type);
     result.ttl_ms = view.ttl_ms();
     result.cache_scope = view.cache_scope().map(RmcpCacheScope::from);
-    result.meta = view.meta().map(|m| MetaObject(object(m)));
+    result.meta = view.meta().map(|m| MetaObject(object(m, text)));
     result
 }
 
@@ -508,7 +607,7 @@ impl From<Content<'_>> for ResourceContents {
     fn from(item: Content<'_>) -> Self {
         let uri = String::from(item.uri());
         let mime_type = item.mime_type().map(String::from);
-        let meta = item.meta().map(|m| MetaObject(object(m)));
+        let meta = item.meta().map(|m| MetaObject(object(m, Text::default())));
         match item.body() {
             Body::Text(text) => Self::TextResourceContents {
                 uri,
@@ -528,12 +627,17 @@ impl From<Content<'_>> for ResourceContents {
 
 impl From<ErrorView<'_>> for ErrorData {
     fn from(view: ErrorView<'_>) -> Self {
-        Self::new(
-            ErrorCode(view.code()),
-            String::from(view.message()),
-            view.data().map(Value::from),
-        )
+        error(&view, Text::default())
     }
+}
+
+/// The error `view` describes, its strings from `text`.
+fn error(view: &ErrorView<'_>, text: Text<'_>) -> ErrorData {
+    ErrorData::new(
+        ErrorCode(view.code()),
+        text.string(view.message()),
+        view.data().map(|d| parse(d.as_bytes(), text).0),
+    )
 }
 
 impl From<CacheScope> for RmcpCacheScope {
@@ -570,7 +674,7 @@ fn unescape_by_fragments(text: JsonStr<'_>) -> String {
 impl From<RawJson<'_>> for Value {
     /// The `serde_json::Value` the reference parses from the same text.
     fn from(raw: RawJson<'_>) -> Self {
-        value(raw.as_bytes())
+        parse(raw.as_bytes(), Text::default()).0
     }
 }
 
@@ -591,22 +695,18 @@ fn result_type(text: JsonStr<'_>) -> Option<ResultType> {
 
 /// A validated object's members, the last of equal keys winning (as
 /// `serde_json::Map::insert` does for the reference).
-fn object(raw: RawJson<'_>) -> Map<String, Value> {
-    match parse(raw.as_bytes()) {
+fn object(raw: RawJson<'_>, text: Text<'_>) -> Map<String, Value> {
+    match parse(raw.as_bytes(), text) {
         (Value::Object(map), _) => map,
         _ => Map::new(),
     }
 }
 
-/// A validated value's text as a `Value`.
-fn value(raw: &[u8]) -> Value {
-    parse(raw).0
-}
-
 /// The validated value at the start of `b` as a `Value`, and the bytes
 /// after it: one pass, each string and number read once. Recursion is
-/// bounded by the validated depth (at most 127 levels).
-fn parse(b: &[u8]) -> (Value, &[u8]) {
+/// bounded by the validated depth (at most 127 levels). Strings come from
+/// `text` (see [`Text`]).
+fn parse<'b>(b: &'b [u8], text: Text<'_>) -> (Value, &'b [u8]) {
     let Some((&first, tail)) = b.split_first() else {
         return (Value::Null, b);
     };
@@ -615,8 +715,8 @@ fn parse(b: &[u8]) -> (Value, &[u8]) {
             let mut map = Map::new();
             let mut rest = tail;
             while let Some((key, at_value)) = next_key(rest) {
-                let (val, after) = parse(at_value);
-                map.insert(key.into(), val);
+                let (val, after) = parse(at_value, text);
+                map.insert(text.string(key), val);
                 rest = after;
             }
             (Value::Object(map), close(rest, b'}'))
@@ -625,15 +725,15 @@ fn parse(b: &[u8]) -> (Value, &[u8]) {
             let mut items = Vec::new();
             let mut rest = tail;
             while let Some(at) = skip::element_start(rest) {
-                let (item, after) = parse(at);
+                let (item, after) = parse(at, text);
                 items.push(item);
                 rest = after;
             }
             (Value::Array(items), close(rest, b']'))
         }
         b'"' => {
-            let (text, escaped, rest) = skip::string(tail);
-            (Value::String(JsonStr::new(text, escaped).into()), rest)
+            let (raw, escaped, rest) = skip::string(tail);
+            (Value::String(text.string(JsonStr::new(raw, escaped))), rest)
         }
         b't' => (Value::Bool(true), tail.get(3..).unwrap_or_default()),
         b'f' => (Value::Bool(false), tail.get(4..).unwrap_or_default()),
@@ -673,6 +773,50 @@ fn number(raw: &[u8]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Kept strings made from the body's text (`owned`: pieces pushed below
+    /// `LONG`, unescaped and checked by simdutf8 from it) against serde_json,
+    /// on generated escaped text of every length around the thresholds,
+    /// escapes at every place in a block, non-ASCII runs and surrogate pairs.
+    #[test]
+    #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    fn owned_strings_match_serde_json() {
+        let pieces: &[&str] = &[
+            "a",
+            "bc",
+            "0123456789abcdef",
+            "é",
+            "€",
+            "𝄞",
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\t",
+            "\\u0041",
+            "\\u00e9",
+            "\\u20ac",
+            "\\ud834\\udd1e",
+            "\\u0000",
+            " ",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for len in [
+            0usize, 1, 5, 15, 16, 17, 40, 63, 64, 65, 200, 511, 512, 513, 2000,
+        ] {
+            for _ in 0..40 {
+                let mut raw = String::new();
+                while raw.len() < len {
+                    let i = crate::json::xorshift(&mut seed) as usize % pieces.len();
+                    raw.push_str(pieces[i]);
+                }
+                let quoted = std::format!("\"{raw}\"");
+                let theirs: String = serde_json::from_str(&quoted).unwrap();
+                let escaped = raw.contains('\\');
+                assert_eq!(owned(&raw, escaped), theirs, "{raw}");
+            }
+        }
+    }
 
     /// The number port against serde_json itself, on tricky literals.
     #[test]
@@ -716,7 +860,7 @@ mod tests {
             "-123456789.987654321e-5",
         ];
         for case in cases {
-            let ours = value(case.as_bytes());
+            let ours = parse(case.as_bytes(), Text::default()).0;
             let theirs: Value = serde_json::from_str(case).unwrap_or(Value::Null);
             assert_eq!(
                 serde_json::to_string(&ours).ok(),

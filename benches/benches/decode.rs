@@ -14,6 +14,11 @@
 //! * `to_rmcp`: bytes to the rmcp types through this crate
 //!   (`diverge_frame::rmcp::decode_frame`, feature `alloc`): the host path,
 //!   the same values as the reference;
+//! * `floor`: `clone()` of the reference's finished rmcp values (made before
+//!   the group is timed): the allocations, copies and frees any decoder into
+//!   those types makes, and no parsing. `decode` then `floor`, one after the
+//!   other, is the two-pass bound the `to_rmcp` path is held to
+//!   (`report.py --rmcp` prints it beside the path);
 //! * `reference`: `serde_json::from_slice` into the rmcp types;
 //! * `sonic_rs_rmcp`, `simd_json_rmcp`: sonic-rs and simd-json into the
 //!   same rmcp types as the reference (simd-json on a copy of the input, the
@@ -284,6 +289,8 @@ fn frames(c: &mut Criterion) {
             b.iter(|| walk::decode_walk(black_box(input), &mut buf))
         });
         g.bench_function("to_rmcp", |b| b.iter(|| walk::to_rmcp(black_box(input))));
+        let value = comp::reference_frame(input);
+        g.bench_function("floor", |b| b.iter(|| black_box(&value).clone()));
         g.bench_function("reference", |b| {
             b.iter(|| comp::reference(black_box(input)))
         });
@@ -337,6 +344,7 @@ fn request(c: &mut Criterion) {
     g.bench_function("to_rmcp", |b| {
         b.iter(|| walk::to_rmcp_request(black_box(input)))
     });
+    g.bench_function("floor", |b| b.iter(|| black_box(&reference).clone()));
     g.bench_function("reference", |b| {
         b.iter(|| comp::reference_request(black_box(input)))
     });
@@ -389,6 +397,8 @@ fn set(c: &mut Criterion, name: &str, set: &[Vec<u8>]) {
         b.iter(|| each(&mut |x| walk::decode_walk(x, &mut buf)))
     });
     g.bench_function("to_rmcp", |b| b.iter(|| each(&mut walk::to_rmcp)));
+    let values: Vec<OwnedFrame> = set.iter().map(|f| comp::reference_frame(f)).collect();
+    g.bench_function("floor", |b| b.iter(|| black_box(&values).clone()));
     g.bench_function("reference", |b| b.iter(|| each(&mut comp::reference)));
     if timed.sonic {
         g.bench_function("sonic_rs_rmcp", |b| {

@@ -43,6 +43,29 @@ pub(crate) use vector::{backslashes, from_utf8, marks, memchr, memchr2};
 )))]
 pub(crate) use bytes::{backslashes, from_utf8, marks, memchr, memchr2};
 
+/// The `alloc` builder's UTF-8 check of a whole body.
+#[cfg(all(
+    feature = "alloc",
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))
+))]
+pub(crate) use bytes::utf8;
+/// The `alloc` builder's UTF-8 check of a whole body.
+#[cfg(all(
+    feature = "alloc",
+    any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )
+))]
+pub(crate) use vector::utf8;
+
 /// Host-class targets: vector code.
 #[cfg(any(
     target_arch = "x86_64",
@@ -95,6 +118,14 @@ mod vector {
             Err(_) => core::str::from_utf8(text),
         }
     }
+
+    /// `text` as a `str` when it is valid UTF-8, by simdutf8 alone: the
+    /// `alloc` builder's one check of a whole body, which needs no position.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn utf8(text: &[u8]) -> Option<&str> {
+        simdutf8::basic::from_utf8(text).ok()
+    }
 }
 
 /// Elsewhere (microcontrollers): byte loops.
@@ -144,6 +175,13 @@ mod bytes {
     #[inline(always)]
     pub(crate) fn from_utf8(text: &[u8]) -> Result<&str, core::str::Utf8Error> {
         core::str::from_utf8(text)
+    }
+
+    /// `text` as a `str` when it is valid UTF-8 (core's check).
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn utf8(text: &[u8]) -> Option<&str> {
+        core::str::from_utf8(text).ok()
     }
 }
 

@@ -211,6 +211,35 @@ pub(crate) fn decode_escape(b: &[u8]) -> (char, &[u8]) {
     (c, rest)
 }
 
+/// Validated escaped text, known to be UTF-8 (a `str`), split at its first
+/// escape: the run before it, the escape's character and the text after
+/// it; `None` when no escape is left. Every split falls on an ASCII byte (a
+/// backslash, or the byte after an escape), so the slices never fail.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn split_escape(text: &str) -> Option<(&str, char, &str)> {
+    let b = text.as_bytes();
+    let i = backslash(b)?;
+    let (c, rest) = decode_escape(b.get(i + 1..)?);
+    let after = b.len() - rest.len();
+    Some((text.get(..i)?, c, text.get(after..)?))
+}
+
+/// Index of the first backslash of `b`: in the first block by one vector
+/// compare ([`find::backslashes`](super::find::backslashes)), which finds
+/// the next escape of escape-dense text without a call, then `memchr`.
+#[cfg(feature = "alloc")]
+#[inline]
+fn backslash(b: &[u8]) -> Option<usize> {
+    let Some(block) = b.first_chunk::<16>() else {
+        return super::find::memchr(b'\\', b);
+    };
+    match super::find::backslashes(*block) {
+        0 => super::find::memchr(b'\\', b.get(16..)?).map(|i| i + 16),
+        m => Some(m.trailing_zeros() as usize),
+    }
+}
+
 /// The code point of a `\uXXXX` escape at `r` (the backslash), or of a
 /// `\uD8xx\uDCxx` surrogate pair, and the escape's length; `None` for
 /// anything else (a lone surrogate: `decode_escape` decides).
