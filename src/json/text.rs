@@ -307,6 +307,115 @@ fn controls_and_high(run: &[u8]) -> (bool, bool) {
     (controls, any_high)
 }
 
+/// The string lexeme that unescapes as it validates: the `alloc` builder's
+/// one pass over a kept string. From index `at` (just after the opening
+/// quote) it takes the text as [`run`] does with `full` (every escape
+/// checked by [`lex::escape_ok`], surrogates paired, a control byte
+/// refused), and writes the unescaped text of an escaped string to the
+/// start of `out` on the way (grown at the first escape to the rest of
+/// `bytes` from `at`: room for any text, as unescaping never lengthens it,
+/// and for every later string of the same input). Returns the index of the
+/// closing quote, the length of the unescaped text and whether an escape
+/// came before the quote; `None` for every other stop, for the validating
+/// lexeme to name. UTF-8 is not checked: the caller's body is known to be
+/// text.
+///
+/// On hosts a block of 16 bytes at a time, as [`run`]'s lane. Nothing is
+/// written before the first escape (a plain string's text is the caller's
+/// already); from it on, each block is stored whole (one store, no call)
+/// and the cursor moves to its first mark; a one-character escape is one byte and a reload after it, a
+/// `\uXXXX` escape the character [`skip::decode_escape`] reads; after
+/// [`JUMP_AFTER`] plain blocks, a `memchr` jump and one copy of the run.
+/// Elsewhere a byte at a time.
+///
+/// [`skip::decode_escape`]: super::skip::decode_escape
+#[cfg(feature = "alloc")]
+pub(crate) fn unescape_run(
+    bytes: &[u8],
+    mut at: usize,
+    out: &mut alloc::vec::Vec<u8>,
+) -> Option<(usize, usize, bool)> {
+    let start = at;
+    // Nothing is written before the first escape (a plain string is its
+    // own text): then the text so far is copied once, and `w` counts.
+    let mut w = 0usize;
+    let mut escaped = false;
+    let mut plain = 0u32;
+    loop {
+        let block = bytes.get(at..at + 16).and_then(<[u8]>::first_chunk::<16>);
+        let p = match block {
+            Some(&block) if super::find::HOST => {
+                let (marks, _) = super::find::marks(block);
+                if escaped {
+                    *out.get_mut(w..w + 16)?.first_chunk_mut::<16>()? = block;
+                }
+                if marks == 0 {
+                    at += 16;
+                    w += 16;
+                    plain += 1;
+                    if plain == JUMP_AFTER {
+                        plain = 0;
+                        let (next, _) = jump(bytes, at).ok()?;
+                        if escaped {
+                            let run = bytes.get(at..next)?;
+                            out.get_mut(w..w + run.len())?.copy_from_slice(run);
+                        }
+                        w += next - at;
+                        at = next;
+                    }
+                    continue;
+                }
+                plain = 0;
+                let n = marks.trailing_zeros() as usize;
+                w += n;
+                at + n
+            }
+            // The last bytes, which fill no block, and microcontrollers:
+            // a byte at a time (the end of the input inside the text is
+            // `None`).
+            _ => {
+                let tail = bytes.get(at..)?;
+                let n = tail
+                    .iter()
+                    .position(|&c| matches!(c, b'"' | b'\\') || c < 0x20)?;
+                if escaped {
+                    out.get_mut(w..w + n)?.copy_from_slice(tail.get(..n)?);
+                }
+                w += n;
+                at + n
+            }
+        };
+        match bytes.get(p) {
+            Some(b'"') => return Some((p, w, escaped)),
+            Some(b'\\') => {
+                if !escaped {
+                    escaped = true;
+                    // Room for the rest of the input (zeroed: the lane
+                    // writes into a slice), kept for the strings after.
+                    let room = bytes.len() - start;
+                    if out.len() < room {
+                        out.resize(room, 0);
+                    }
+                    let text = bytes.get(start..p)?;
+                    out.get_mut(..text.len())?.copy_from_slice(text);
+                }
+                let e = *bytes.get(p + 1)?;
+                if let Some(c) = lex::escape(e) {
+                    *out.get_mut(w)? = c;
+                    w += 1;
+                    at = p + 2;
+                } else {
+                    let next = lex::escape_ok(bytes, p, true)?;
+                    let (c, _) = super::skip::decode_escape(bytes.get(p + 1..next)?);
+                    w += c.encode_utf8(out.get_mut(w..)?).len();
+                    at = next;
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// Length of the UTF-8 sequence a lead byte starts (a lead that
 /// `from_utf8` reported as cut short).
 pub(crate) const fn sequence_len(lead: u8) -> usize {
