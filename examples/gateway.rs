@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example gateway [-- --buffer BYTES] [--cap BYTES] [--count N] [--quiet]
 //! cargo run --release --example gateway -- --mcu
+//! cargo run --release --example gateway -- --mcu-net [--count N] [--quiet]
 //! ```
 //!
 //! Three threads besides the gateway (all sockets on 127.0.0.1, ports picked
@@ -71,6 +72,13 @@
 //! `uart-relay` firmware of `examples/cortex-m`, over two UARTs; its
 //! buffer and cap are the firmware's, the large cases scaled down):
 //! see `gateway/mcu.rs`.
+//!
+//! `--mcu-net` has the emulated Cortex-M3 be the gateway itself, on TCP/IP
+//! (the `net-gateway` firmware of `examples/cortex-m`, smoltcp over the
+//! board's Ethernet under QEMU's isolated user-mode network): it takes the
+//! client's asks, asks the provider, runs the exchange and relays each path,
+//! at full size, with a path that stalls besides; this program plays the
+//! client, the provider and the downstream client: see `gateway/net.rs`.
 
 #![allow(clippy::indexing_slicing)]
 
@@ -488,7 +496,7 @@ fn reset(stream: TcpStream) -> io::Result<()> {
 }
 
 /// The provider: serves asks until the gateway hangs up `/requests` for good. `settle` runs
-/// before each reset of a path (`--mcu-net`: until QEMU took the connection; see
+/// before each reset of a path (`--mcu-net`: until QEMU read what came before it; see
 /// `gateway/net.rs`).
 fn provider(
     requests: &TcpListener,

@@ -473,10 +473,12 @@ fn exchange(
             if let [outcome, bytes_in, bytes_out, ..] = fields[..] {
                 notes.read += number(bytes_in, "in").unwrap_or(0);
                 notes.relayed += number(bytes_out, "out").unwrap_or(0);
-                if outcome.contains(": unanswered")
-                    || !outcome.contains(": answered") && !outcome.contains(": not served")
-                {
-                    notes.detail.push(format!("path {}", path.trim()));
+                // The attempts reset downstream, as the host run notes them.
+                if !outcome.contains(": answered") && !outcome.contains(": not served") {
+                    notes.detail.push(format!(
+                        "path {outcome}; reset downstream after {} B",
+                        number(bytes_out, "out").unwrap_or(0)
+                    ));
                 }
             }
             continue;
