@@ -26,12 +26,12 @@
 //! What differs is the socket: after a clean close slirp only shuts down its sending side, after
 //! a reset the socket is gone. So at the end of the stream the client writes one probe byte: on
 //! a socket that is gone the host's kernel answers with a reset, which the next read reports;
-//! after a clean close the byte goes to the firmware, which drops it. The firmware's report line
-//! for the path says the same, and the two are checked against each other.
+//! after a clean close the byte goes to the firmware, which drops it. The firmware's report of
+//! each exchange counts the resets it sent; both counts are checked against the scenario.
 //!
-//! Where a trial `unshare --net` works (root, `unshare` and `ip`), the whole mode (QEMU, the provider, the clients)
-//! runs in a network namespace of its own with only a loopback interface (`unshare --net`), so
-//! even a mistake cannot reach beyond this machine; elsewhere `restrict=on` alone keeps the
+//! Where a trial `unshare --net` works (root, `unshare` and `ip`), the whole mode (QEMU, the
+//! provider, the clients) runs in a network namespace of its own with only a loopback interface,
+//! so even a mistake cannot reach beyond this machine; elsewhere `restrict=on` alone keeps the
 //! guest in.
 
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
