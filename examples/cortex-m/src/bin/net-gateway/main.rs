@@ -535,28 +535,19 @@ fn relay_path(
         fail("a path for another channel");
     }
     // The client's waiting connection carries this attempt.
-    let mut n = net.borrow_mut();
-    let found = n.wait_until(WAIT_MS, |n| {
-        h.down
-            .iter()
-            .any(|&d| n.tcp(d).state() == State::Established)
-    });
-    let Some(&down_handle) = h
-        .down
-        .iter()
-        .find(|&&d| n.tcp(d).state() == State::Established)
-    else {
-        let _ = found;
+    let Some(down_handle) = waiting_client(net, h) else {
         fail("no downstream client connection within 10 s")
     };
-    drop(n);
     let mut down = SocketWriter::new(net, down_handle, STALL_MS);
     let mut counts = [0; 4];
     let end = match named {
         // The path ended before it named its channel: the path of the one outstanding ask,
         // ended abruptly. Mirrored downstream all the same.
-        Err(_) => match down.write_all(&index.to_be_bytes()) {
-            Ok(()) => RelayEnd::Unanswered(UpError::Reset),
+        Err(e) => match down.write_all(&index.to_be_bytes()) {
+            Ok(()) => RelayEnd::Unanswered(match e {
+                embedded_io::ReadExactError::Other(e) => e,
+                embedded_io::ReadExactError::UnexpectedEof => UpError::Reset,
+            }),
             Err(e) => RelayEnd::Downstream(e),
         },
         Ok(()) => match down.write_all(&index.to_be_bytes()) {
@@ -590,10 +581,10 @@ fn relay_path(
             net.borrow_mut().tcp(down_handle).abort();
         }
     }
-    // Upstream: closed after its clean close; reset when the relay stopped mid-message.
+    // Upstream: closed after its clean close; reset when the relay stopped mid-message or the
+    // path went silent (after the provider's own reset this sends nothing: the socket is gone).
     match &end {
         RelayEnd::Answered(_) | RelayEnd::NotServed => net.borrow_mut().tcp(h.path).close(),
-        RelayEnd::Unanswered(UpError::Reset) => {}
         _ => net.borrow_mut().tcp(h.path).abort(),
     }
     net.borrow_mut().poll();
@@ -607,6 +598,21 @@ fn relay_path(
         totals.bulk_ms += ms;
     }
     (end, counts)
+}
+
+/// The downstream connection the client opened and waits on (within 10 s).
+fn waiting_client(net: &RefCell<Net>, h: &Handles) -> Option<SocketHandle> {
+    let mut n = net.borrow_mut();
+    let mut found = None;
+    n.wait_until(WAIT_MS, |n| {
+        found = h
+            .down
+            .iter()
+            .copied()
+            .find(|&d| n.tcp(d).state() == State::Established);
+        found.is_some()
+    });
+    found
 }
 
 /// One line per path: outcome; message bytes in (read by the relay), out (forwarded); the
@@ -639,20 +645,8 @@ fn report(path: u32, end: &RelayEnd<UpError, DownError>, counts: Counts) {
 
 /// Closes /requests and tells the client's waiting downstream connection that the run is over.
 fn end_of_run(net: &RefCell<Net>, h: &Handles) {
-    let mut n = net.borrow_mut();
-    n.tcp(h.requests).close();
-    let found = n.wait_until(WAIT_MS, |n| {
-        h.down
-            .iter()
-            .any(|&d| n.tcp(d).state() == State::Established)
-    });
-    let down = h
-        .down
-        .iter()
-        .copied()
-        .find(|&d| n.tcp(d).state() == State::Established);
-    drop(n);
-    let Some(down) = down.filter(|_| found) else {
+    net.borrow_mut().tcp(h.requests).close();
+    let Some(down) = waiting_client(net, h) else {
         fail("no downstream client connection for the end of the run")
     };
     let mut w = SocketWriter::new(net, down, STALL_MS);
