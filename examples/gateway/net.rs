@@ -132,7 +132,7 @@ fn pipe_io(addr: &str) -> io::Result<()> {
 /// `/proc/net/tcp` (local port: QEMU's `hostfwd` port; remote: the provider's), whose
 /// `rx_queue` is what slirp has not read yet; once it is empty, slirp reads the reset itself
 /// and resets the guest's connection.
-fn accepted(path: &TcpStream) {
+fn read_by_slirp(path: &TcpStream) {
     let (Ok(local), Ok(peer)) = (path.local_addr(), path.peer_addr()) else {
         return;
     };
@@ -367,7 +367,7 @@ fn run_here(options: &Options, elf: &PathBuf) -> io::Result<bool> {
     let path_addr = SocketAddr::from(([127, 0, 0, 1], path_port));
     let provider_thread = {
         let (table, stop) = (Arc::clone(&table), Arc::clone(&stop));
-        thread::spawn(move || provider(&requests_listener, path_addr, &table, &stop, accepted))
+        thread::spawn(move || provider(&requests_listener, path_addr, &table, &stop, read_by_slirp))
     };
     let down_addr = SocketAddr::from(([127, 0, 0, 1], down_port));
     let downstream_thread = {
