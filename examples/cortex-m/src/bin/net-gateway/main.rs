@@ -618,28 +618,32 @@ fn waiting_client(net: &RefCell<Net>, h: &Handles) -> Option<SocketHandle> {
 /// One line per path: outcome; message bytes in (read by the relay), out (forwarded); the
 /// relay's state; the stack the relay call used; the milliseconds the path took.
 fn report(path: u32, end: &RelayEnd<UpError, DownError>, counts: Counts) {
-    macro_rules! line {
-        ($($outcome:tt)*) => {
-            hprintln!(
-                "path {}: {}; in {} B; out {} B; state {} B; stack {} B; {} ms",
-                path,
-                format_args!($($outcome)*),
-                counts[0],
-                counts[1],
-                size_of::<StreamPath>(),
-                counts[2],
-                counts[3]
-            )
-        };
-    }
-    match end {
-        RelayEnd::Answered(Tag::Result) => line!("answered (result)"),
-        RelayEnd::Answered(Tag::Error) => line!("answered (error)"),
-        RelayEnd::NotServed => line!("not served"),
-        RelayEnd::Unanswered(e) => line!("unanswered ({})", e),
-        RelayEnd::Malformed(e) => line!("malformed ({})", e),
-        RelayEnd::TooLarge(e) => line!("too large ({})", e),
-        RelayEnd::Downstream(e) => line!("downstream failed ({})", e),
+    hprintln!(
+        "path {}: {}; in {} B; out {} B; state {} B; stack {} B; {} ms",
+        path,
+        PathOutcome(end),
+        counts[0],
+        counts[1],
+        size_of::<StreamPath>(),
+        counts[2],
+        counts[3]
+    );
+}
+
+/// A path's outcome as its report line names it.
+struct PathOutcome<'a>(&'a RelayEnd<UpError, DownError>);
+
+impl core::fmt::Display for PathOutcome<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            RelayEnd::Answered(Tag::Result) => f.write_str("answered (result)"),
+            RelayEnd::Answered(Tag::Error) => f.write_str("answered (error)"),
+            RelayEnd::NotServed => f.write_str("not served"),
+            RelayEnd::Unanswered(e) => write!(f, "unanswered ({e})"),
+            RelayEnd::Malformed(e) => write!(f, "malformed ({e})"),
+            RelayEnd::TooLarge(e) => write!(f, "too large ({e})"),
+            RelayEnd::Downstream(e) => write!(f, "downstream failed ({e})"),
+        }
     }
 }
 
