@@ -61,9 +61,9 @@ const MAX_RETRIES: u32 = 2;
 const IDLE_MS: u32 = 500;
 /// A downstream client that takes nothing for this long fails the attempt.
 const STALL_MS: u32 = 10_000;
-/// Longest wait for a path (or the end of /requests) after an ask, for /requests to open, for
-/// the client's waiting downstream connection, or for the path socket to close; past it the run
-/// fails (six times as long for the client's first connection).
+/// Longest wait for a path (or the end of /requests) after an ask, for /requests to open, or
+/// for the client's waiting downstream connection, past which the run fails (six times as long
+/// for the client's first connection); and for the path socket to close, past which it is reset.
 const WAIT_MS: u64 = 10_000;
 /// Longest wait for the client's next ask: the host may take a while between exchanges.
 const CLIENT_MS: u32 = 120_000;
