@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example gateway [-- --buffer BYTES] [--cap BYTES] [--count N] [--quiet]
 //! cargo run --release --example gateway -- --mcu
+//! cargo run --release --example gateway -- --mcu-net [--count N] [--quiet]
 //! ```
 //!
 //! Three threads besides the gateway (all sockets on 127.0.0.1, ports picked
@@ -71,11 +72,20 @@
 //! `uart-relay` firmware of `examples/cortex-m`, over two UARTs; its
 //! buffer and cap are the firmware's, the large cases scaled down):
 //! see `gateway/mcu.rs`.
+//!
+//! `--mcu-net` has the emulated Cortex-M3 be the gateway itself, on TCP/IP
+//! (the `net-gateway` firmware of `examples/cortex-m`, smoltcp over the
+//! board's Ethernet under QEMU's isolated user-mode network): it takes the
+//! client's asks, asks the provider, runs the exchange and relays each path,
+//! at full size, with a path that stalls besides; this program plays the
+//! client, the provider and the downstream client: see `gateway/net.rs`.
 
 #![allow(clippy::indexing_slicing)]
 
 #[path = "gateway/mcu.rs"]
 mod mcu;
+#[path = "gateway/net.rs"]
+mod net;
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -485,12 +495,15 @@ fn reset(stream: TcpStream) -> io::Result<()> {
     Ok(())
 }
 
-/// The provider: serves asks until the gateway hangs up `/requests` for good.
+/// The provider: serves asks until the gateway hangs up `/requests` for good. `settle` runs
+/// before each reset of a path (`--mcu-net`: until QEMU read what came before it; see
+/// `gateway/net.rs`).
 fn provider(
     requests: &TcpListener,
     path_addr: SocketAddr,
     table: &[Resource],
     stop: &AtomicBool,
+    settle: fn(&TcpStream),
 ) -> io::Result<()> {
     let mut asked = vec![0u32; table.len()];
     let mut out = Vec::new();
@@ -541,6 +554,7 @@ fn provider(
                 path.set_read_timeout(Some(TIMEOUT * 6))?;
                 let _ = path.read(&mut [0u8; 1]);
             } else if reset_now {
+                settle(&path);
                 reset(path)?;
             } else {
                 drop(path); // FIN: the clean close
@@ -978,6 +992,149 @@ impl Gateway {
     }
 }
 
+// ------------------------------------------------------------------- tally
+
+/// The run's counts, as the summary prints them.
+#[derive(Default)]
+struct Tally {
+    /// Exchanges per outcome, in the order of [`Outcome::ALL`].
+    outcomes: [u64; Outcome::ALL.len()],
+    unexpected: u64,
+    asks: u64,
+    read: u64,
+    relayed: u64,
+}
+
+impl Tally {
+    /// Checks one exchange against what it must give, counts it and prints its line (under
+    /// `quiet`, only the first unexpected ones).
+    fn record(
+        &mut self,
+        round: u64,
+        resource: &Resource,
+        want: &Want,
+        report: &Report,
+        quiet: bool,
+    ) {
+        let ok = want.accepts(report.outcome)
+            && report.asks == want.asks
+            && report.notes.aborted == want.aborted;
+        let slot = Outcome::ALL
+            .iter()
+            .position(|o| *o == report.outcome)
+            .unwrap_or(0);
+        self.outcomes[slot] += 1;
+        self.asks += u64::from(report.asks);
+        self.read += report.notes.read as u64;
+        self.relayed += report.notes.relayed as u64;
+        if !ok {
+            self.unexpected += 1;
+        }
+        if !quiet || (!ok && self.unexpected <= MAX_REPORTED as u64) {
+            let verdict = if ok {
+                String::from("ok")
+            } else {
+                format!(
+                    "UNEXPECTED, want {} in {} asks, {} reset downstream",
+                    want.name(),
+                    want.asks,
+                    want.aborted
+                )
+            };
+            let detail = if report.notes.detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", report.notes.detail.join("; "))
+            };
+            println!(
+                "{round:>6} {:<22} {:<18} {:>9} B {:>9.3} ms  asks {}  {verdict}{detail}",
+                resource.uri,
+                report.outcome.name(),
+                report.notes.read,
+                report.elapsed.as_secs_f64() * 1e3,
+                report.asks,
+            );
+        }
+    }
+}
+
+/// Checks what the downstream client saw of each resource over all rounds against what it
+/// must have seen, and prints the mismatches and the summary line; whether downstream saw
+/// exactly what it must. `state` is the relay state per path (`StreamPath` where it runs).
+fn summary(
+    options: &Options,
+    table: &[Resource],
+    wants: &[Want],
+    checked: Checked,
+    tally: &Tally,
+    elapsed: Duration,
+    state: usize,
+) -> bool {
+    // What the client must have seen of each resource over all rounds.
+    let mut mismatches = checked.mismatches;
+    for ((r, want), seen) in table.iter().zip(wants).zip(&checked.seen) {
+        let per_round = Seen {
+            frames: u64::from(want.outcome.forwarded()),
+            empty: u64::from(want.outcome == Outcome::NotServed),
+            aborted: u64::from(want.aborted),
+        };
+        let n = options.count;
+        let total = Seen {
+            frames: per_round.frames * n,
+            empty: per_round.empty * n,
+            aborted: per_round.aborted * n,
+        };
+        if *seen != total {
+            mismatches.push(format!(
+                "{}: {} frames, {} not served, {} reset; want {}, {}, {}",
+                r.uri,
+                seen.frames,
+                seen.empty,
+                seen.aborted,
+                total.frames,
+                total.empty,
+                total.aborted
+            ));
+        }
+    }
+    for mismatch in mismatches.iter().take(MAX_REPORTED) {
+        println!("downstream MISMATCH: {mismatch}");
+    }
+    let downstream_ok = mismatches.is_empty();
+    let sum = |f: fn(&Seen) -> u64| checked.seen.iter().map(f).sum::<u64>();
+    let exchanges = options.count * table.len() as u64;
+    let outcomes = Outcome::ALL
+        .iter()
+        .zip(tally.outcomes)
+        .filter(|&(o, n)| n > 0 || *o != Outcome::Failed)
+        .map(|(o, n)| format!("{} {n}", o.name()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "summary: {exchanges} exchanges, {} as expected, {} unexpected; {outcomes}; \
+         {} asks; downstream checked {} frames ({:.1} MB) byte for byte, {} not served, \
+         {} resets ({:.1} MB of valid prefixes, dropped){}; {:.1} MB read from paths, \
+         {:.1} MB relayed in {secs:.2} s = {:.1} MB/s; gateway RAM per path: {} B buffer + \
+         {state} B StreamPath = {} B",
+        exchanges - tally.unexpected,
+        tally.unexpected,
+        tally.asks,
+        sum(|s| s.frames),
+        checked.frame_bytes as f64 / 1e6,
+        sum(|s| s.empty),
+        sum(|s| s.aborted),
+        checked.aborted_bytes as f64 / 1e6,
+        if downstream_ok { "" } else { ", MISMATCHES" },
+        tally.read as f64 / 1e6,
+        tally.relayed as f64 / 1e6,
+        tally.relayed as f64 / 1e6 / secs,
+        options.buffer,
+        options.buffer + state,
+    );
+    downstream_ok
+}
+
 // -------------------------------------------------------------------- main
 
 struct Options {
@@ -986,12 +1143,16 @@ struct Options {
     count: u64,
     quiet: bool,
     mcu: bool,
+    mcu_net: bool,
 }
 
-const USAGE: &str = "usage: gateway [--buffer BYTES] [--cap BYTES] [--count N] [--quiet] [--mcu]\n  \
+const USAGE: &str = "usage: gateway [--buffer BYTES] [--cap BYTES] [--count N] [--quiet] \
+                     [--mcu | --mcu-net]\n  \
                      BYTES: a number, optionally with K (KiB) or M (MiB), at least 1\n  \
                      --mcu: the paths relayed by the Cortex-M3 firmware under QEMU \
-                     (its buffer and cap)";
+                     (its buffer and cap)\n  \
+                     --mcu-net: the Cortex-M3 firmware is the gateway, on QEMU's isolated \
+                     network (its buffer and cap)";
 
 /// A size in bytes: `4096`, `64K`, `4M`.
 fn size(name: &str, v: &str) -> Result<usize, String> {
@@ -1019,6 +1180,7 @@ fn options() -> Result<Options, String> {
         count: 1,
         quiet: false,
         mcu: false,
+        mcu_net: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -1040,14 +1202,24 @@ fn options() -> Result<Options, String> {
             }
             "--quiet" => options.quiet = true,
             "--mcu" => options.mcu = true,
+            "--mcu-net" => options.mcu_net = true,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
+    }
+    if options.mcu && options.mcu_net {
+        return Err(format!("--mcu and --mcu-net exclude each other\n{USAGE}"));
     }
     Ok(options)
 }
 
 fn main() -> ExitCode {
+    // `--mcu-net`'s channel to the provider: QEMU runs this program as `--pipe ADDR` for each
+    // connection the firmware opens (see `gateway/net.rs`).
+    let mut args = std::env::args().skip(1);
+    if let (Some("--pipe"), Some(addr)) = (args.next().as_deref(), args.next()) {
+        return net::pipe(&addr);
+    }
     let options = match options() {
         Ok(options) => options,
         Err(message) => {
@@ -1066,6 +1238,9 @@ fn main() -> ExitCode {
 }
 
 fn run(options: &Options) -> io::Result<bool> {
+    if options.mcu_net {
+        return net::run(options);
+    }
     let mcu = options.mcu.then(mcu::Mcu::start).transpose()?;
     let options = &mcu
         .as_ref()
@@ -1087,7 +1262,7 @@ fn run(options: &Options) -> io::Result<bool> {
 
     let provider_thread = {
         let (table, stop) = (Arc::clone(&table), Arc::clone(&stop));
-        thread::spawn(move || provider(&requests_listener, path_addr, &table, &stop))
+        thread::spawn(move || provider(&requests_listener, path_addr, &table, &stop, |_| {}))
     };
     let downstream_thread = {
         let table = Arc::clone(&table);
@@ -1133,51 +1308,12 @@ fn run(options: &Options) -> io::Result<bool> {
         options.count
     );
 
-    let mut tally = [0u64; Outcome::ALL.len()];
-    let (mut unexpected, mut asks, mut read, mut relayed) = (0u64, 0u64, 0u64, 0u64);
+    let mut tally = Tally::default();
     let started = Instant::now();
     for round in 1..=options.count {
         for (index, (resource, want)) in table.iter().zip(&wants).enumerate() {
             let report = gateway.exchange(index, resource);
-            let ok = want.accepts(report.outcome)
-                && report.asks == want.asks
-                && report.notes.aborted == want.aborted;
-            let slot = Outcome::ALL
-                .iter()
-                .position(|o| *o == report.outcome)
-                .unwrap_or(0);
-            tally[slot] += 1;
-            asks += u64::from(report.asks);
-            read += report.notes.read as u64;
-            relayed += report.notes.relayed as u64;
-            if !ok {
-                unexpected += 1;
-            }
-            if !options.quiet || (!ok && unexpected <= MAX_REPORTED as u64) {
-                let verdict = if ok {
-                    String::from("ok")
-                } else {
-                    format!(
-                        "UNEXPECTED, want {} in {} asks, {} reset downstream",
-                        want.name(),
-                        want.asks,
-                        want.aborted
-                    )
-                };
-                let detail = if report.notes.detail.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", report.notes.detail.join("; "))
-                };
-                println!(
-                    "{round:>6} {:<22} {:<18} {:>9} B {:>9.3} ms  asks {}  {verdict}{detail}",
-                    resource.uri,
-                    report.outcome.name(),
-                    report.notes.read,
-                    report.elapsed.as_secs_f64() * 1e3,
-                    report.asks,
-                );
-            }
+            tally.record(round, resource, want, &report, options.quiet);
         }
     }
     let elapsed = started.elapsed();
@@ -1203,69 +1339,10 @@ fn run(options: &Options) -> io::Result<bool> {
         .join()
         .map_err(|_| io::Error::other("acceptor panicked"))?;
 
-    // What the client must have seen of each resource over all rounds.
-    let mut mismatches = checked.mismatches;
-    for ((r, want), seen) in table.iter().zip(&wants).zip(&checked.seen) {
-        let per_round = Seen {
-            frames: u64::from(want.outcome.forwarded()),
-            empty: u64::from(want.outcome == Outcome::NotServed),
-            aborted: u64::from(want.aborted),
-        };
-        let n = options.count;
-        let total = Seen {
-            frames: per_round.frames * n,
-            empty: per_round.empty * n,
-            aborted: per_round.aborted * n,
-        };
-        if *seen != total {
-            mismatches.push(format!(
-                "{}: {} frames, {} not served, {} reset; want {}, {}, {}",
-                r.uri,
-                seen.frames,
-                seen.empty,
-                seen.aborted,
-                total.frames,
-                total.empty,
-                total.aborted
-            ));
-        }
-    }
-    for mismatch in mismatches.iter().take(MAX_REPORTED) {
-        println!("downstream MISMATCH: {mismatch}");
-    }
-    let downstream_ok = mismatches.is_empty();
-    let sum = |f: fn(&Seen) -> u64| checked.seen.iter().map(f).sum::<u64>();
-    let exchanges = options.count * table.len() as u64;
-    let outcomes = Outcome::ALL
-        .iter()
-        .zip(tally)
-        .filter(|&(o, n)| n > 0 || *o != Outcome::Failed)
-        .map(|(o, n)| format!("{} {n}", o.name()))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let secs = elapsed.as_secs_f64();
     let state = gateway
         .mcu
         .as_ref()
         .map_or(size_of::<StreamPath>(), mcu::Mcu::state);
-    println!(
-        "summary: {exchanges} exchanges, {} as expected, {unexpected} unexpected; {outcomes}; \
-         {asks} asks; downstream checked {} frames ({:.1} MB) byte for byte, {} not served, \
-         {} resets ({:.1} MB of valid prefixes, dropped){}; {:.1} MB read from paths, \
-         {:.1} MB relayed in {secs:.2} s = {:.1} MB/s; gateway RAM per path: {} B buffer + \
-         {state} B StreamPath = {} B",
-        exchanges - unexpected,
-        sum(|s| s.frames),
-        checked.frame_bytes as f64 / 1e6,
-        sum(|s| s.empty),
-        sum(|s| s.aborted),
-        checked.aborted_bytes as f64 / 1e6,
-        if downstream_ok { "" } else { ", MISMATCHES" },
-        read as f64 / 1e6,
-        relayed as f64 / 1e6,
-        relayed as f64 / 1e6 / secs,
-        options.buffer,
-        options.buffer + state,
-    );
-    Ok(unexpected == 0 && downstream_ok && mcu_ok.is_ok())
+    let downstream_ok = summary(options, &table, &wants, checked, &tally, elapsed, state);
+    Ok(tally.unexpected == 0 && downstream_ok && mcu_ok.is_ok())
 }

@@ -16,6 +16,10 @@
 #    firmware, which holds the README's claims about what each decoder checks.
 # 5. Builds the UART relay firmware (src/bin/uart-relay/; `cargo run --release --example gateway
 #    -- --mcu` runs it) and prints its flash and RAM in one line.
+# 6. Builds the network gateway firmware (src/bin/net-gateway/; `cargo run --release --example
+#    gateway -- --mcu-net` runs it) and its net-baseline (the codec's calls replaced by copies)
+#    and prints their flash and RAM in one line: the whole firmware, the codec's share by
+#    difference, data + bss with the socket buffers named.
 set -euo pipefail
 export CARGO_TERM_COLOR=never
 
@@ -145,3 +149,20 @@ step "uart-relay firmware (run by \`cargo run --release --example gateway -- --m
 cargo build --release --locked --features uart-relay --bin uart-relay
 size target/thumbv7m-none-eabi/release/uart-relay | awk '
   NR > 1 { printf "uart-relay: flash %d B, RAM %d B (data + bss, without the stack)\n", $1, $2 + $3 }'
+
+step "net-gateway firmware (run by \`cargo run --release --example gateway -- --mcu-net\`): flash and RAM"
+net_elf=target/thumbv7m-none-eabi/release/net-gateway
+cargo build --release --locked --features net-baseline --bin net-gateway
+cp "$net_elf" target/net-gateway-baseline.elf
+cargo build --release --locked --features net-gateway --bin net-gateway
+size "$net_elf" target/net-gateway-baseline.elf
+# The socket buffers (their statics, each with the one-byte flag of its ConstStaticCell): the
+# path's receive window (8 KiB), two downstream transmit buffers (8 KiB each), and the small
+# directions (README.md, "The network gateway").
+sockets=0
+while read -r _ hex _ name; do
+  case "$name" in *RELAY_BUF*) ;; *_BUF*) sockets=$((sockets + 16#$hex)) ;; esac
+done < <(nm -S "$net_elf")
+size "$net_elf" target/net-gateway-baseline.elf | awk -v sockets="$sockets" '
+  NR > 1 { t[NR] = $1; r[NR] = $2 + $3 }
+  END { printf "net-gateway: flash %d B (codec %d B by difference from net-baseline), RAM %d B (data + bss, of which socket buffers %d B; without the stack)\n", t[2], t[2] - t[3], r[2], sockets }'

@@ -55,10 +55,9 @@ use super::{
     Options, Outcome, Relayed, Resource, Serve, base64, long_text, noise, result_frame, text,
 };
 
-/// The firmware's workspace, its binary and the feature that builds it.
+/// The firmware's workspace, and its binary (built with the feature of the same name).
 const FIRMWARE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/cortex-m");
 const FIRMWARE_BIN: &str = "uart-relay";
-const FIRMWARE_FEATURE: &str = "uart-relay";
 const TARGET: &str = "thumbv7m-none-eabi";
 /// The RFC 1662 flag (a clean close) and escape (before the flag: an abort).
 const FLAG: u8 = 0x7E;
@@ -121,7 +120,7 @@ pub(super) fn resources(_mcu: &Mcu) -> Vec<Resource> {
 }
 
 /// QEMU, killed and reaped when dropped (every failure path of the run).
-struct Qemu(Child);
+pub(super) struct Qemu(pub(super) Child);
 
 impl Drop for Qemu {
     fn drop(&mut self) {
@@ -150,12 +149,12 @@ pub(super) struct Mcu {
     busy: Duration,
 }
 
-fn io_err(what: impl Into<String>) -> io::Error {
+pub(super) fn io_err(what: impl Into<String>) -> io::Error {
     io::Error::other(what.into())
 }
 
-/// Checks that the firmware can be built and run here; says what is missing otherwise.
-fn check_tools() -> io::Result<()> {
+/// Checks that the firmware can be built and run here; says what `mode` is missing otherwise.
+pub(super) fn check_tools(mode: &str) -> io::Result<()> {
     let mut missing = Vec::new();
     if Command::new("qemu-system-arm")
         .arg("--version")
@@ -181,30 +180,27 @@ fn check_tools() -> io::Result<()> {
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(io_err(format!("--mcu needs: {}", missing.join("; "))))
+        Err(io_err(format!("{mode} needs: {}", missing.join("; "))))
     }
 }
 
-/// Builds the relay firmware; returns its ELF.
-fn build_firmware() -> io::Result<PathBuf> {
+/// Builds the firmware `bin` (with the feature of the same name); returns its ELF.
+pub(super) fn build_firmware(bin: &str) -> io::Result<PathBuf> {
     let dir = Path::new(FIRMWARE_DIR);
     let target_dir = dir.join("target");
-    println!(
-        "mcu: building the {FIRMWARE_BIN} firmware in {}",
-        dir.display()
-    );
+    println!("mcu: building the {bin} firmware in {}", dir.display());
     // From the firmware's folder, so that its .cargo/config.toml (linker script) applies.
     let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .current_dir(dir)
         .args(["build", "--release", "--locked", "--target", TARGET])
-        .args(["--features", FIRMWARE_FEATURE, "--bin", FIRMWARE_BIN])
+        .args(["--features", bin, "--bin", bin])
         .arg("--target-dir")
         .arg(&target_dir)
         .status()?;
     if !status.success() {
         return Err(io_err(format!("building the firmware failed ({status})")));
     }
-    Ok(target_dir.join(TARGET).join("release").join(FIRMWARE_BIN))
+    Ok(target_dir.join(TARGET).join("release").join(bin))
 }
 
 /// Accepts one connection within [`QEMU_WAIT`], unless QEMU exits first.
@@ -236,7 +232,7 @@ fn accept(listener: &TcpListener, qemu: &mut Qemu, which: &str) -> io::Result<Tc
 }
 
 /// The number before `unit` in `field` ("in 123 B" → 123).
-fn number(field: &str, name: &str) -> Option<usize> {
+pub(super) fn number(field: &str, name: &str) -> Option<usize> {
     field
         .strip_prefix(name)?
         .trim()
@@ -249,8 +245,8 @@ impl Mcu {
     /// Builds the firmware, starts QEMU with the UARTs on two ephemeral ports and waits for
     /// the firmware's READY.
     pub(super) fn start() -> io::Result<Self> {
-        check_tools()?;
-        let elf = build_firmware()?;
+        check_tools("--mcu")?;
+        let elf = build_firmware(FIRMWARE_BIN)?;
         let localhost = SocketAddr::from(([127, 0, 0, 1], 0));
         let (l0, l1) = (TcpListener::bind(localhost)?, TcpListener::bind(localhost)?);
         let (p0, p1) = (l0.local_addr()?.port(), l1.local_addr()?.port());

@@ -28,9 +28,9 @@ pub fn measure(f: &mut dyn FnMut()) -> usize {
     let mut p = addr_of!(_stack_end) as usize;
     while p < top {
         // SAFETY: a word between the stack's lowest address and this function's stack
-        // pointer: free memory (nothing lives below the stack pointer, and no interrupt or
-        // exception handler is enabled that could use it meanwhile); the loop itself keeps to
-        // registers.
+        // pointer: free memory (nothing lives below the stack pointer; an interrupt or
+        // exception handler, where one is enabled, uses it only while it runs, and this loop
+        // does not run then); the loop itself keeps to registers.
         unsafe { write_volatile(p as *mut u32, PAINT) };
         p += 4;
     }
