@@ -115,35 +115,32 @@ echo "frames together): columns as in the first table (ic_<set>_decode, _walk, _
 # The floor: what any decoder into the rmcp types spends on the value alone,
 # its allocations, copies and frees without reading a byte of JSON (the
 # reference's value of each frame, made before the measured call, cloned and
-# dropped: ic_floor, ic_<set>_floor). A decoder that validates at Frame::decode's
-# cost and builds at the floor's would reach ref/(decode + floor). This crate's
-# rmcp path must also unescape the strings it keeps and check each once for
-# UTF-8 (safe code makes a String no other way: the path checks a body once,
-# with simdutf8, and each escaped kept string once more after unescaping it):
-# those two parts are measured inside its own run (callgrind_annotate,
-# inclusive Ir of skip::unescape, core::str::from_utf8 and simdutf8's
-# validator), and ref/(decode + floor + unescape + UTF-8) is the bound of this
-# design.
-parts() { # <function> <input> <calls> <decodes per call>: "unescape utf8" Ir per decode, from ir's profile
+# dropped: ic_floor, ic_<set>_floor). ref/(decode + floor) is the two-pass
+# bound: validation at Frame::decode's cost, then the floor. Beside it, the
+# path's UTF-8 checks, which safe code needs to make a String (a body once,
+# and each escaped kept string once more, by simdutf8; core's check on the
+# general path): inclusive Ir of core::str::from_utf8 and simdutf8's
+# validator inside the path's own run (callgrind_annotate). The path's
+# one-pass string lexeme is inlined into its builder, so it has no column.
+utf8() { # <function> <input> <calls> <decodes per call>: UTF-8 Ir per decode, from ir's profile
     callgrind_annotate --inclusive=yes "$out/$1.$2" 2>/dev/null | awk -v n="$(($3 * $4))" '
         { gsub(",", "", $1) }
-        /skip\.rs:diverge_frame::json::skip::unescape(_in)? \[/ { u += $1 }
         /converts\.rs:core::str::converts::from_utf8 \[/ { f += $1 }
         /algorithm\.rs:simdutf8::implementation::.*::validate_utf8_basic \[/ { f += $1 }
-        END { printf "%d %d\n", u / n + 0.5, f / n + 0.5 }'
+        END { printf "%d\n", f / n + 0.5 }'
 }
 
 frow() { # <input> <floor fn> <rmcp fn> [<calls> <decodes per call>]
-    local d=${DECODE_IR[$1]} o=${RMCP_IR[$1]} r=${REF_IR[$1]} f u8
+    local d=${DECODE_IR[$1]} o=${RMCP_IR[$1]} r=${REF_IR[$1]} f t
     f=$(ir "$2" "$1" "${4:-$N}" "${5:-1}")
-    u8=$(parts "$3" "$1" "${4:-$N}" "${5:-1}")
-    awk -v i="$1" -v d="$d" -v f="$f" -v u="${u8% *}" -v t="${u8#* }" -v o="$o" -v r="$r" \
-        'BEGIN { printf "| %-7s | %7d | %6d | %8d | %6d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× | %4.2f× |\n", i, d, f, u, t, o, r, r / f, r / (d + f), r / (d + f + u + t), r / o }'
+    t=$(utf8 "$3" "$1" "${4:-$N}" "${5:-1}")
+    awk -v i="$1" -v d="$d" -v f="$f" -v t="$t" -v o="$o" -v r="$r" \
+        'BEGIN { printf "| %-7s | %7d | %6d | %6d | %7d | %9d | %4.2f× | %4.2f× | %4.2f× |\n", i, d, f, t, o, r, r / f, r / (d + f), r / o }'
 }
 
 echo
-echo "| input   |  decode |  floor | unescape |  UTF-8 | to rmcp | reference | ref/floor | ref/(decode+floor) | ref/(decode+floor+unescape+UTF-8) | ref/(to rmcp) |"
-echo "| ---     |     --- |    --- |      --- |    --- |     --- |       --- |    --- |    --- |    --- |    --- |"
+echo "| input   |  decode |  floor |  UTF-8 | to rmcp | reference | ref/floor | ref/(decode+floor) | ref/(to rmcp) |"
+echo "| ---     |     --- |    --- |    --- |     --- |       --- |    --- |    --- |    --- |"
 frow small ic_floor ic_ours_rmcp
 frow medium ic_floor ic_ours_rmcp
 frow error ic_floor ic_ours_rmcp
@@ -153,8 +150,7 @@ for set in varied sdk; do
 done
 echo
 echo "The floor, Ir per frame: the reference's value cloned and dropped (allocations, copies, frees; no"
-echo "JSON read). unescape and UTF-8: the rmcp path's own unescaping (skip::unescape) and UTF-8 checks"
-echo "(core::str::from_utf8 and simdutf8's validator), inclusive Ir inside its run. ref/floor bounds"
-echo "every decoder into the rmcp types; ref/(decode+floor) is the two-pass bound (validate at"
-echo "Frame::decode's cost, then build at the floor's), which the path is held to; the next column adds"
-echo "this design's own parts; ref/(to rmcp) is where it stands."
+echo "JSON read). UTF-8: the rmcp path's own checks (core::str::from_utf8 and simdutf8's validator),"
+echo "inclusive Ir inside its run. ref/floor bounds every decoder into the rmcp types; ref/(decode+floor)"
+echo "is the two-pass bound (validate at Frame::decode's cost, then build at the floor's), which the path"
+echo "is held to; ref/(to rmcp) is where it stands."

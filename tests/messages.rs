@@ -1,6 +1,6 @@
 //! What a user reads: each error's message names the field it is about, the
 //! struct expected at the top level, or why a content item matched neither
-//! form (issue 22, items 11 to 13). Each case is printed (`--nocapture`),
+//! form. Each case is printed (`--nocapture`),
 //! pinned, and given alike by the streaming validators, detail included.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 

@@ -930,6 +930,38 @@ fn oracle_frames_match_reference() {
     }
 }
 
+/// The views' public `From` impls (the general path: each string unescaped,
+/// then checked) give what `decode_frame` / `decode_request` give (strings
+/// from the body's text, checked once), on every vector both accept: the
+/// frame, the request, and each `_meta` / `data` value as a `Value`.
+#[test]
+fn view_conversions_match_the_decoders() {
+    for (row, bytes, _) in request_vectors() {
+        let Ok(view) = diverge_frame::RequestView::decode(&bytes) else {
+            continue;
+        };
+        let ours = decode_request(&bytes).unwrap();
+        assert_eq!(ReadResourceRequestParams::from(view), ours, "row {row}");
+        if let Some(meta) = view.meta() {
+            let meta = Value::from(meta);
+            let want = serde_json::to_value(ours.meta.as_ref().unwrap()).unwrap();
+            assert_eq!(meta, want, "row {row}");
+        }
+    }
+    for (row, bytes, _) in frame_vectors() {
+        let Ok(frame) = diverge_frame::Frame::decode(&bytes) else {
+            continue;
+        };
+        let ours = decode_frame(&bytes).unwrap();
+        if let diverge_frame::Frame::Error(view) = frame
+            && let (Some(data), OwnedFrame::Error(error)) = (view.data(), &ours)
+        {
+            assert_eq!(Some(Value::from(data)), error.data, "row {row}");
+        }
+        assert_eq!(OwnedFrame::from(frame), ours, "row {row}");
+    }
+}
+
 /// Row 34 at its full depth (10^6 levels in an ignored member): accepted by
 /// both, without recursion (one pass of the scanner and 15 bracket counts
 /// over what it has read, on the way back up).
