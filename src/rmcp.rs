@@ -182,9 +182,9 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
 
 /// Where the builder's strings come from: the body's text, when all of it
 /// is valid UTF-8. One check of the whole body (simdutf8 on hosts) makes
-/// every string in it a slice of a `str`, so a kept string becomes a
-/// `String` by `push_str` of its runs, with no UTF-8 check of its own and
-/// no `unsafe`. A body that is not valid UTF-8 (the reference still accepts
+/// every string in it a slice of a `str`, so a plain string becomes a
+/// `String` by one copy with no UTF-8 check of its own, and no `unsafe`
+/// (an escaped one: [`owned`] and [`one_pass`]). A body that is not valid UTF-8 (the reference still accepts
 /// one whose bad bytes lie in a member it ignores) takes the general path:
 /// each string unescaped, then checked.
 #[derive(Clone, Copy, Default)]
@@ -220,13 +220,12 @@ impl<'a> Text<'a> {
 }
 
 /// Validated string text that is known to be UTF-8 as a `String`. Plain
-/// text is copied once, with no check. Escaped text is unescaped a block at
-/// a time ([`unescaped`]) and then needs a check to become a `String` in
-/// safe code: core's (`String::from_utf8`) on short text, where a second
-/// allocation would cost more; on longer text simdutf8's, several times
-/// faster, and a copy into a `String` of the exact length. (Pushing the
-/// runs between escapes as slices of `text`, which needs no check, costs
-/// more than either on escape-dense text: a call per run.)
+/// text is copied once, with no check. Escaped text below [`LONG`] bytes
+/// is pushed run by run (`push_str` of the slices of `text` between
+/// escapes, `push` of each escape's character: no check); from [`LONG`] on,
+/// where a call per run costs more on escape-dense text, it is unescaped a
+/// block at a time ([`unescaped`]) and checked once by simdutf8, then
+/// copied into a `String` of the exact length.
 #[inline]
 fn owned(text: &str, escaped: bool) -> String {
     if !escaped {
@@ -250,8 +249,9 @@ fn owned(text: &str, escaped: bool) -> String {
     }
 }
 
-/// Escaped text from this length on is checked by simdutf8 after
-/// unescaping (below it simdutf8 runs core's check itself).
+/// From this length on, escaped text is unescaped by blocks and checked by
+/// simdutf8 ([`owned`]); below it, pushed run by run (on short text a call
+/// per run costs less than a second allocation and a check).
 const LONG: usize = 512;
 
 /// rmcp's content items, built while the result is validated

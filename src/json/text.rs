@@ -323,8 +323,9 @@ fn controls_and_high(run: &[u8]) -> (bool, bool) {
 /// On hosts a block of 16 bytes at a time, as [`run`]'s lane. Nothing is
 /// written before the first escape (a plain string's text is the caller's
 /// already); from it on, each block is stored whole (one store, no call)
-/// and the cursor moves to its first mark; a one-character escape is one byte and a reload after it, a
-/// `\uXXXX` escape the character [`skip::decode_escape`] reads; after
+/// and the cursor moves to its first mark; a one-character escape is one
+/// byte and a reload after it, a `\uXXXX` escape the character
+/// [`skip::decode_escape`] reads; after
 /// [`JUMP_AFTER`] plain blocks, a `memchr` jump and one copy of the run.
 /// Elsewhere a byte at a time.
 ///
