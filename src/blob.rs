@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::base64::{DecodeError, Decoder};
-use crate::json::str::JsonStr;
+use crate::json::borrowed::JsonStr;
 
 /// Why a blob did not decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

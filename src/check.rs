@@ -13,7 +13,7 @@ use core::fmt;
 use core::ops::RangeInclusive;
 
 use crate::base64::{DecodeError, Decoder};
-use crate::json::str::{Fragment, Fragments, JsonStr};
+use crate::json::borrowed::{Fragment, Fragments, JsonStr};
 
 /// A string for the encoders to write: plain text, or a decoded [`JsonStr`].
 ///

@@ -14,7 +14,7 @@ use defmt::{Format, Formatter, write};
 
 use crate::exchange::{PathEnd, PathReader};
 use crate::frame::{Frame, RawFrame};
-use crate::json::str::{Fragment, JsonStr, RawJson};
+use crate::json::borrowed::{Fragment, JsonStr, RawJson};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, Content, ResultView};

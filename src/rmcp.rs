@@ -88,14 +88,15 @@ use crate::encode::EncodeError;
 use crate::encode::value::{Number as ParsedNumber, parse_number};
 use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
+use crate::json::borrowed::{Fragment, JsonStr, RawJson};
+use crate::json::cursor::{Cursor, utf8_error};
 use crate::json::event::Sink;
 use crate::json::find;
 use crate::json::items::Items;
-use crate::json::scan::{Scanner, utf8_error};
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
-use crate::json::skip;
-use crate::json::str::{Fragment, JsonStr, RawJson, next_key};
 use crate::json::text;
+use crate::json::validated::next_key;
+use crate::json::{unescape, validated};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, Content, ItemSink, ResultView};
@@ -234,7 +235,7 @@ fn owned(text: &str, escaped: bool) -> String {
     if text.len() < LONG {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
-        while let Some((run, c, after)) = skip::split_escape(rest) {
+        while let Some((run, c, after)) = unescape::split_escape(rest) {
             out.push_str(run);
             out.push(c);
             rest = after;
@@ -298,7 +299,7 @@ impl Sink for Build<'_> {}
 impl<'a> ItemSink<'a> for Build<'a> {}
 
 impl<'a> Items<'a> for Build<'a> {
-    fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
+    fn string(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
         // Duplicates and wrong types make the item invalid (`item_end`), so
         // the last value of each key is the one a valid item has.
         let slot = match key {
@@ -367,7 +368,7 @@ impl<'a> Items<'a> for Build<'a> {
 }
 
 /// A kept string member's value, from its scan without the UTF-8 check
-/// ([`Scanner::string_unchecked_utf8`], its text starting at offset `at`):
+/// ([`Cursor::string_unchecked_utf8`], its text starting at offset `at`):
 /// unescaped, then checked once, on the unescaped text. That check fails
 /// exactly when the raw text's fails, whose error is then reported.
 fn kept_string(text: JsonStr<'_>, at: usize) -> Result<String, BodyError> {
@@ -393,7 +394,7 @@ fn unescaped(text: JsonStr<'_>) -> Option<Vec<u8>> {
     #[allow(clippy::slow_vector_initialization)]
     let mut buf = Vec::with_capacity(raw.len());
     buf.resize(raw.len(), 0u8);
-    let n = skip::unescape(raw, &mut buf)?;
+    let n = unescape::unescape(raw, &mut buf)?;
     buf.truncate(n);
     Some(buf)
 }
@@ -758,7 +759,7 @@ fn parse<'b>(b: &'b [u8], text: Text<'_>) -> (Value, &'b [u8]) {
         b'[' => {
             let mut items = Vec::new();
             let mut rest = tail;
-            while let Some(at) = skip::element_start(rest) {
+            while let Some(at) = validated::element_start(rest) {
                 let (item, after) = parse(at, text);
                 items.push(item);
                 rest = after;
@@ -766,13 +767,13 @@ fn parse<'b>(b: &'b [u8], text: Text<'_>) -> (Value, &'b [u8]) {
             (Value::Array(items), close(rest, b']'))
         }
         b'"' => {
-            let (raw, escaped, rest) = skip::string(tail);
+            let (raw, escaped, rest) = validated::string(tail);
             (Value::String(text.string(JsonStr::new(raw, escaped))), rest)
         }
         b't' => (Value::Bool(true), tail.get(3..).unwrap_or_default()),
         b'f' => (Value::Bool(false), tail.get(4..).unwrap_or_default()),
         b'-' | b'0'..=b'9' => {
-            let (text, rest) = skip::value(b);
+            let (text, rest) = validated::value(b);
             (number(text), rest)
         }
         _ => (Value::Null, tail.get(3..).unwrap_or_default()),
@@ -782,7 +783,7 @@ fn parse<'b>(b: &'b [u8], text: Text<'_>) -> (Value, &'b [u8]) {
 /// The bytes after the `end` bracket that closes a validated container
 /// (whitespace first).
 fn close(b: &[u8], end: u8) -> &[u8] {
-    match skip::ws(b).split_first() {
+    match validated::ws(b).split_first() {
         Some((&c, rest)) if c == end => rest,
         _ => &[],
     }
@@ -903,7 +904,7 @@ mod tests {
                     let raw = &bytes[1..end];
                     if escaped {
                         let mut want = std::vec![0u8; raw.len()];
-                        let n = skip::unescape(raw, &mut want).unwrap();
+                        let n = unescape::unescape(raw, &mut want).unwrap();
                         assert_eq!(&out[..w], &want[..n], "{bytes:?}");
                     } else {
                         assert_eq!(w, raw.len(), "{bytes:?}");

@@ -31,8 +31,9 @@ pub use crate::check::{
 
 use crate::check::{check_base64, check_error_code, check_mime_type, check_result_type, check_uri};
 use crate::frame::Frame;
-use crate::json::skip;
-use crate::json::str::{JsonStr, next_member};
+use crate::json::borrowed::JsonStr;
+use crate::json::validated;
+use crate::json::validated::next_member;
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, ResultView};
@@ -41,7 +42,7 @@ use crate::view::result::{Body, ResultView};
 
 /// Whether a body's top-level value is an object (not the positional form).
 fn object_form(json: &[u8], item: Option<usize>) -> Result<(), SpecError> {
-    match skip::ws(json).first() {
+    match validated::ws(json).first() {
         Some(b'{') => Ok(()),
         _ => Err(SpecError::new(SpecErrorKind::PositionalForm, item)),
     }
@@ -50,7 +51,7 @@ fn object_form(json: &[u8], item: Option<usize>) -> Result<(), SpecError> {
 /// The value of the member `key` of a top-level object (the last one, as
 /// the reference reads it).
 fn member<'a>(object: &'a [u8], key: &str) -> Option<&'a [u8]> {
-    let mut rest = skip::ws(object).get(1..).unwrap_or_default();
+    let mut rest = validated::ws(object).get(1..).unwrap_or_default();
     let mut found = None;
     while let Some((k, v, next)) = next_member(rest) {
         rest = next;

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-/// A module, as the path of names from the crate root (`["json", "scan"]`).
+/// A module, as the path of names from the crate root (`["json", "cursor"]`).
 type Module = Vec<String>;
 
 /// Every `.rs` file under `src/`, as its module and its text.
@@ -53,6 +53,35 @@ fn code(text: &str) -> String {
         Some(at) => &text[..at],
         None => text,
     };
+    strip_comments(text)
+}
+
+/// The text without comments, its unit tests kept. Inside a test module
+/// (after the file's first `#[cfg(test)]`) `super::` is the file's own
+/// module, so each run of `super::` there loses one.
+fn code_and_tests(text: &str) -> String {
+    match text.find("#[cfg(test)]") {
+        Some(at) => {
+            let tests = &text[at..];
+            let mut out = String::new();
+            let mut rest = tests;
+            while let Some(i) = rest.find("super::") {
+                out.push_str(&rest[..i]);
+                rest = &rest[i + "super::".len()..];
+                while let Some(r) = rest.strip_prefix("super::") {
+                    out.push_str("super::");
+                    rest = r;
+                }
+            }
+            out.push_str(rest);
+            format!("{}\n{}", strip_comments(&text[..at]), strip_comments(&out))
+        }
+        None => strip_comments(text),
+    }
+}
+
+/// The text without `//` comments.
+fn strip_comments(text: &str) -> String {
     text.lines()
         .map(|line| match line.find("//") {
             Some(at) => &line[..at],
@@ -185,11 +214,16 @@ fn imports(module: &Module, code: &str, mods: &BTreeSet<Module>) -> BTreeSet<Mod
 }
 
 fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
+    graph_of(code)
+}
+
+/// The import graph, each file's text read through `read`.
+fn graph_of(read: fn(&str) -> String) -> BTreeMap<Module, BTreeSet<Module>> {
     let sources = sources();
     let mods: BTreeSet<Module> = sources.keys().cloned().collect();
     sources
         .iter()
-        .map(|(m, text)| (m.clone(), imports(m, &code(text), &mods)))
+        .map(|(m, text)| (m.clone(), imports(m, &read(text), &mods)))
         .collect()
 }
 
@@ -227,6 +261,13 @@ fn the_reader_sees_the_imports() {
         &mods,
     );
     assert_eq!(got, [vec!["c".to_owned()]].into_iter().collect());
+    // Inside a test module, `super::` is the file's own module.
+    let text = code_and_tests(
+        "use super::d;\n#[cfg(test)]\nmod tests { use super::super::c::X; use super::Y; }",
+    );
+    assert!(text.contains("use super::d;"), "{text}");
+    assert!(text.contains("use super::c::X;"), "{text}");
+    assert!(text.contains("use Y;"), "{text}");
 }
 
 #[test]
@@ -274,9 +315,43 @@ fn stream_imports_no_view_rules() {
     }
 }
 
+/// No module is named like a crate of the standard library or a primitive
+/// type's module (`core`, `alloc`, `std`, `str`, …): inside the crate such a
+/// name shadows the real one in every path that starts with it.
+#[test]
+fn no_module_shadows_a_standard_name() {
+    const STANDARD: [&str; 10] = [
+        "core",
+        "alloc",
+        "std",
+        "str",
+        "char",
+        "slice",
+        "fmt",
+        "mem",
+        "ptr",
+        "proc_macro",
+    ];
+    for m in sources().keys() {
+        for part in m {
+            assert!(
+                !STANDARD.contains(&part.as_str()),
+                "module {} is named like the standard `{part}`",
+                name(m)
+            );
+        }
+    }
+}
+
+/// No import circle, in the library's code alone and with the unit tests
+/// (`#[cfg(test)]` modules) counted too.
 #[test]
 fn no_import_circle() {
-    let g = graph();
+    circles(&graph());
+    circles(&graph_of(code_and_tests));
+}
+
+fn circles(g: &BTreeMap<Module, BTreeSet<Module>>) {
     // Tarjan's strongly connected components: a component of more than one
     // module is a circle.
     struct State<'g> {
@@ -325,7 +400,7 @@ fn no_import_circle() {
         }
     }
     let mut s = State {
-        g: &g,
+        g,
         index: BTreeMap::new(),
         low: BTreeMap::new(),
         stack: Vec::new(),

@@ -15,8 +15,8 @@ use crate::check::{
     StrValue, check_base64, check_error_code, check_mime_type, check_result_type, check_uri,
 };
 use crate::frame::{ERROR_TAG, RESULT_TAG};
-use crate::json::scan::MAX_DEPTH;
 use crate::json::shape::CacheScope;
+use crate::json::walk::MAX_DEPTH;
 
 /// Nesting a top-level field's value may have, itself included: the
 /// reference allows 127 open containers and the body object is one.

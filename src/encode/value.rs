@@ -11,10 +11,10 @@ use super::ser::JsonSer;
 use super::sink::Sink;
 use super::write::{escape_json_str, write_f64, write_i64, write_u64};
 use crate::error::BodyError;
+use crate::json::borrowed::{JsonStr, RawJson};
+use crate::json::cursor::Cursor;
 use crate::json::number::overflows;
-use crate::json::scan::Scanner;
-use crate::json::skip;
-use crate::json::str::{JsonStr, RawJson};
+use crate::json::validated;
 
 mod sealed {
     /// Only this crate's value kinds can be embedded, so every value an
@@ -166,7 +166,7 @@ impl<'a> RawJson<'a> {
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
     pub fn parse(json: &'a [u8]) -> Result<Self, BodyError> {
-        let mut s = Scanner::new(json);
+        let mut s = Cursor::new(json);
         s.ws();
         let value = s.value_full(0)?;
         s.end()?;
@@ -187,7 +187,7 @@ fn nesting(b: &[u8]) -> usize {
                 deepest = deepest.max(depth);
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
-            b'"' => rest = skip::string(rest).2,
+            b'"' => rest = validated::string(rest).2,
             _ => {}
         }
     }
@@ -213,7 +213,7 @@ fn canonical<S: Sink + ?Sized>(
             out.write(b"[")?;
             let mut rest = tail;
             let mut first = true;
-            while let Some((element, next)) = skip::next_element(rest) {
+            while let Some((element, next)) = validated::next_element(rest) {
                 rest = next;
                 if !core::mem::take(&mut first) {
                     out.write(b",")?;
@@ -223,7 +223,7 @@ fn canonical<S: Sink + ?Sized>(
             out.write(b"]")
         }
         Some((b'"', tail)) => {
-            let (text, escaped, _) = skip::string(tail);
+            let (text, escaped, _) = validated::string(tail);
             out.write(b"\"")?;
             escape_json_str(out, JsonStr::new(text, escaped))?;
             out.write(b"\"")
@@ -290,12 +290,12 @@ pub(crate) enum Number {
 }
 
 /// A cursor over a validated number's text.
-struct Cursor<'a> {
+struct Digits<'a> {
     b: &'a [u8],
     at: usize,
 }
 
-impl Cursor<'_> {
+impl Digits<'_> {
     fn peek(&self) -> Option<u8> {
         self.b.get(self.at).copied()
     }
@@ -322,7 +322,7 @@ impl Cursor<'_> {
 /// `float_roundtrip` and `arbitrary_precision` (`parse_integer` and the
 /// functions it calls), so the `f64` is bit-for-bit the reference's.
 pub(crate) fn parse_number(b: &[u8]) -> Number {
-    let mut p = Cursor { b, at: 0 };
+    let mut p = Digits { b, at: 0 };
     let positive = if p.peek() == Some(b'-') {
         p.bump();
         false
@@ -362,7 +362,7 @@ pub(crate) fn parse_number(b: &[u8]) -> Number {
     }
 }
 
-fn long_integer(p: &mut Cursor<'_>, positive: bool, significand: u64) -> f64 {
+fn long_integer(p: &mut Digits<'_>, positive: bool, significand: u64) -> f64 {
     let mut exp: i32 = 0;
     loop {
         match p.peek() {
@@ -377,7 +377,7 @@ fn long_integer(p: &mut Cursor<'_>, positive: bool, significand: u64) -> f64 {
     }
 }
 
-fn decimal(p: &mut Cursor<'_>, positive: bool, mut significand: u64, before: i32) -> f64 {
+fn decimal(p: &mut Digits<'_>, positive: bool, mut significand: u64, before: i32) -> f64 {
     p.bump(); // '.'
     let mut after: i32 = 0;
     while let Some(d) = p.digit() {
@@ -400,7 +400,7 @@ fn decimal(p: &mut Cursor<'_>, positive: bool, mut significand: u64, before: i32
     }
 }
 
-fn exponent(p: &mut Cursor<'_>, positive: bool, significand: u64, starting: i32) -> f64 {
+fn exponent(p: &mut Digits<'_>, positive: bool, significand: u64, starting: i32) -> f64 {
     p.bump(); // 'e' | 'E'
     let positive_exp = match p.peek() {
         Some(b'+') => {

@@ -6,7 +6,7 @@ use core::fmt;
 use super::error::EncodeError;
 use super::sink::Sink;
 use crate::check::StrValue;
-use crate::json::str::{Fragment, JsonStr};
+use crate::json::borrowed::{Fragment, JsonStr};
 
 impl StrValue<'_> {
     /// Writes the text as a quoted JSON string, serde_json's way.

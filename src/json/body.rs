@@ -3,7 +3,7 @@
 //! which field each member is, duplicate and missing fields: written once,
 //! for the whole buffer and for chunks.
 //!
-//! [`Fields`] is a cursor, not a walker with a callback: [`Scanner::fields`]
+//! [`Fields`] is a cursor, not a walker with a callback: [`Cursor::fields`]
 //! stops at the value of each known field, and the caller reads the value
 //! (each view's decode with its typed reader, the streaming core with its
 //! value states). It is built as the value walker ([`json::walk`](super::walk))
@@ -15,7 +15,7 @@
 //!   an unknown member's value by the walker's whole-buffer lane, and no
 //!   resume code is compiled.
 //! * `R = true`, the resumable lane (the streaming core's,
-//!   [`json::core`](super::core)): the same code, plus the places where a
+//!   [`json::resume`](super::resume)): the same code, plus the places where a
 //!   chunk's end may stop the struct. There the cursor saves where it stands
 //!   and returns [`Step::More`]; a key cut by a chunk's end goes through the
 //!   resumable string lexeme ([`text::Cut`]); an unknown member's value is
@@ -26,10 +26,10 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::cursor::Cursor;
 use super::event::Field;
 use super::find::HOST;
 use super::nest;
-use super::scan::Scanner;
 use super::shape::{self, Key, NameTable};
 use super::text::{self, Cut};
 
@@ -48,7 +48,7 @@ enum At {
     Colon,
 }
 
-/// What [`Scanner::fields`] stopped at.
+/// What [`Cursor::fields`] stopped at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Step {
     /// The value of the field at this index in the names (declaration
@@ -226,7 +226,7 @@ impl Fields {
     /// reads the scanner in between, so the error is the same, at the same
     /// offset): the views' decodes then call one function, not two.
     #[inline(always)]
-    pub(crate) fn open(s: &mut Scanner<'_>, base: u8) -> Result<Self, BodyError> {
+    pub(crate) fn open(s: &mut Cursor<'_>, base: u8) -> Result<Self, BodyError> {
         if HOST {
             Self::open_now(s, base)
         } else {
@@ -237,7 +237,7 @@ impl Fields {
         }
     }
 
-    fn open_now(s: &mut Scanner<'_>, base: u8) -> Result<Self, BodyError> {
+    fn open_now(s: &mut Cursor<'_>, base: u8) -> Result<Self, BodyError> {
         let Some(fields) = Self::opens(s.ws()) else {
             return Err(s.wrong_type(Detail::body(base)));
         };
@@ -252,7 +252,7 @@ impl Fields {
     #[inline(always)]
     pub(crate) fn next(
         &mut self,
-        s: &mut Scanner<'_>,
+        s: &mut Cursor<'_>,
         names: NameTable,
     ) -> Result<Option<usize>, BodyError> {
         if HOST {
@@ -265,7 +265,7 @@ impl Fields {
     #[inline(never)]
     fn next_call(
         &mut self,
-        s: &mut Scanner<'_>,
+        s: &mut Cursor<'_>,
         names: NameTable,
     ) -> Result<Option<usize>, BodyError> {
         self.next_in(s, names)
@@ -274,7 +274,7 @@ impl Fields {
     #[inline(always)]
     fn next_in(
         &mut self,
-        s: &mut Scanner<'_>,
+        s: &mut Cursor<'_>,
         names: NameTable,
     ) -> Result<Option<usize>, BodyError> {
         // Not opened yet (microcontrollers: see `open`).
@@ -288,7 +288,7 @@ impl Fields {
     }
 }
 
-impl Scanner<'_> {
+impl Cursor<'_> {
     /// Walks the struct on from `f`'s place to the next known field's
     /// value, or its end (see the module's text). `key` is the resumable
     /// lane's string lexeme for a key cut by a chunk's end.
@@ -465,143 +465,5 @@ impl Scanner<'_> {
                 None => self.value_syntax()?,
             }
         }
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
-mod tests {
-    extern crate std;
-    use std::string::String;
-    use std::vec;
-    use std::vec::Vec;
-
-    use crate::error::BodyError;
-    use crate::json::core::{Kind, Machine};
-    use crate::view::error::ErrorView;
-    use crate::view::request::RequestView;
-    use crate::view::result::ResultView;
-
-    /// The top struct's tokens: brackets, punctuation, members of all three
-    /// bodies (right and wrong types, escaped and cut keys, duplicates by
-    /// repetition), and stray values.
-    const TOKENS: [&[u8]; 34] = [
-        b"{",
-        b"}",
-        b"[",
-        b"]",
-        b",",
-        b":",
-        b" ",
-        b"\"uri\":\"u\"",
-        b"\"\\u0075ri\":\"v\"",
-        b"\"uri\"",
-        b"\"_meta\":{\"a\":[1]}",
-        b"\"_meta\":null",
-        b"\"x\":[1,{\"y\":2}]",
-        b"\"requestState\":\"s\"",
-        b"\"requestState\":1",
-        b"\"inputResponses\":{}",
-        b"\"code\":-32002",
-        b"\"code\":1.5",
-        b"\"message\":\"m\"",
-        b"\"data\":null",
-        b"\"data\":[1]",
-        b"\"contents\":[]",
-        b"\"contents\":[{\"uri\":\"a\",\"text\":\"t\"}]",
-        b"\"ttlMs\":5",
-        b"\"resultType\":\"complete\"",
-        b"\"cacheScope\":\"public\"",
-        b"\"cacheScope\":null",
-        b"\"u\"",
-        b"1",
-        b"null",
-        b"\"ur",
-        b"\"\\q\"",
-        b"\"caf\xc3\xa9\":0",
-        b"\"x\xff\":0",
-    ];
-
-    fn whole(kind: Kind, json: &[u8]) -> Result<(), BodyError> {
-        match kind {
-            Kind::Result => ResultView::decode(json).map(drop),
-            Kind::Error => ErrorView::decode(json).map(drop),
-            Kind::Request => RequestView::decode(json).map(drop),
-        }
-    }
-
-    /// `json` fed to the streaming core in pieces, cut before each index
-    /// of `cuts`.
-    fn chunked(kind: Kind, json: &[u8], cuts: &[usize]) -> Result<(), BodyError> {
-        let mut m = Machine::new(kind, 0);
-        let mut from = 0;
-        for &cut in cuts {
-            m.run(&json[from..cut], false, &mut ())?;
-            from = cut;
-        }
-        m.run(&json[from..], true, &mut ())
-    }
-
-    /// The cursor's resumable lane, under the streaming core, answers as
-    /// its whole-buffer lane under the views' decode, for every body, at
-    /// every single cut and byte by byte: the same verdict, kind and
-    /// offset.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn chunks_cut_anywhere_answer_as_the_whole_buffer() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut buf = vec![];
-        let mut oks = 0usize;
-        for round in 0..3_000 {
-            crate::json::xorshift(&mut seed);
-            crate::json::soup(seed, 9, &TOKENS, &mut buf);
-            match round % 4 {
-                // An object or a positional form more often than soup alone
-                // makes one.
-                0 => {
-                    buf.insert(0, b'{');
-                    buf.push(b'}');
-                }
-                1 => {
-                    buf.insert(0, b'[');
-                    buf.push(b']');
-                }
-                // Whole members joined by commas: well formed, and often
-                // accepted.
-                2 => {
-                    buf.clear();
-                    buf.push(b'{');
-                    let members = TOKENS
-                        .iter()
-                        .filter(|t| t.starts_with(b"\"") && t.contains(&b':'));
-                    let members: Vec<&[u8]> = members.copied().collect();
-                    let mut r = seed;
-                    for i in 0..seed % 5 {
-                        r = r.rotate_left(13) ^ i;
-                        if i > 0 {
-                            buf.push(b',');
-                        }
-                        buf.extend_from_slice(members[(r % members.len() as u64) as usize]);
-                    }
-                    buf.push(b'}');
-                }
-                _ => {}
-            }
-            let text = String::from_utf8_lossy(&buf);
-            for kind in [Kind::Result, Kind::Error, Kind::Request] {
-                let want = whole(kind, &buf);
-                oks += usize::from(want.is_ok());
-                let cuts: Vec<Vec<usize>> = if round % 8 == 0 {
-                    vec![(1..buf.len()).collect()]
-                } else {
-                    (0..=buf.len()).map(|c| vec![c]).collect()
-                };
-                for cut in &cuts {
-                    let got = chunked(kind, &buf, cut);
-                    assert_eq!(got, want, "{kind:?} {text:?} cuts {cut:?}");
-                }
-            }
-        }
-        assert!(oks > 150, "{oks} accepted");
     }
 }

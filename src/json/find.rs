@@ -211,6 +211,19 @@ fn copy_zipped(dst: &mut [u8], src: &[u8]) {
     }
 }
 
+/// A word of `0x01` bytes and one of `0x80` bytes: the SWAR constants of
+/// [`eq_mask`].
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in the lowest byte of `w` equal to `byte` (higher bytes may
+/// show false positives, so only the lowest set bit is meaningful).
+#[inline]
+pub(crate) const fn eq_mask(w: u64, byte: u8) -> u64 {
+    let x = w ^ (LO * byte as u64);
+    x.wrapping_sub(LO) & !x & HI
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {

@@ -4,7 +4,7 @@
 //! for chunks.
 //!
 //! It is built as the value walker ([`json::walk`](super::walk)) is: one
-//! function, [`Scanner::contents`], in two compiled lanes chosen by a
+//! function, [`Cursor::contents`], in two compiled lanes chosen by a
 //! constant.
 //!
 //! * `R = false`, the whole-buffer lane (`Frame::decode`, the `alloc`
@@ -25,12 +25,12 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::borrowed::RawJson;
+use super::cursor::Cursor;
 use super::event::{Ev, Sink, item_field, reads_string};
 use super::find::HOST;
 use super::nest::{self, Word};
-use super::scan::Scanner;
 use super::shape::{ITEM_KEYS, ItemKey, ItemShape, Key};
-use super::str::RawJson;
 use super::text;
 use super::walk::{Walk, Walked};
 
@@ -131,7 +131,7 @@ pub(crate) trait Items<'a>: Sink {
     /// string fully (`s.string(true)`, or `s.string_unchecked_utf8()`
     /// followed by its own UTF-8 check).
     #[inline]
-    fn string(&mut self, s: &mut Scanner<'a>, _key: Option<ItemKey>) -> Result<(), BodyError> {
+    fn string(&mut self, s: &mut Cursor<'a>, _key: Option<ItemKey>) -> Result<(), BodyError> {
         s.string(true).map(drop)
     }
     /// A member whose value is not a string.
@@ -151,7 +151,7 @@ pub(crate) trait Items<'a>: Sink {
 impl Items<'_> for () {}
 impl Items<'_> for super::event::Dyn<'_> {}
 
-impl<'a> Scanner<'a> {
+impl<'a> Cursor<'a> {
     /// The whole-buffer lane as a function: `contents` from after its `[`
     /// (or, with `one`, one item: [`ContentsWalk::one`]), its items handed
     /// to `items`. Returns how many items it read.
@@ -532,7 +532,7 @@ mod tests {
 
     use super::*;
     use crate::json::event::{Dyn, Field};
-    use crate::json::scan::WINDOW;
+    use crate::json::walk::WINDOW;
 
     const TOKENS: [&[u8]; 30] = [
         b"{",
@@ -575,7 +575,7 @@ mod tests {
     impl Sink for Log {}
 
     impl<'a> Items<'a> for Log {
-        fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
+        fn string(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
             let text = s.string(true)?;
             if key.is_some_and(|k| k != ItemKey::Meta) {
                 let mut buf = vec![0; text.unescaped_len()];
@@ -604,7 +604,7 @@ mod tests {
     /// The whole-buffer lane over `input` (the text after `[`): the end and
     /// item count, or the error; and what it told its sink.
     fn whole(input: &[u8]) -> (Result<(usize, usize), BodyError>, Vec<String>) {
-        let mut s = Scanner::new(input);
+        let mut s = Cursor::new(input);
         let mut log = Log::default();
         let got = s.contents_whole(false, &mut log);
         (got.map(|n| (s.pos, n)), log.0)
@@ -631,7 +631,7 @@ mod tests {
         let mut sink = Dyn(Some(&mut on));
         for &to in cuts.iter().chain([input.len()].iter()) {
             let last = to == input.len();
-            let mut s = Scanner::chunk(&input[from..to], 0, from, last);
+            let mut s = Cursor::chunk(&input[from..to], 0, from, last);
             match s.contents_resume(&mut c, &mut w, &mut stack, &mut sink) {
                 Ok(Walked::Done) => {
                     got = Some(Ok(from + s.pos));
@@ -691,7 +691,7 @@ mod tests {
     #[test]
     fn one_item_stops_after_it() {
         let input = br#" {"uri":"u","text":"t"} , {"uri":1}"#;
-        let mut s = Scanner::new(input);
+        let mut s = Cursor::new(input);
         let n = s.contents_whole(true, &mut ()).unwrap();
         assert_eq!((n, s.pos), (1, 23));
     }

@@ -1,9 +1,9 @@
-//! JSON: the lexemes and shape rules written once, the validating scanner,
-//! the value walker, the walker over validated text, and the borrowed
-//! string and value types.
+//! JSON: the grammar, written once, and the borrowed string and value
+//! types.
 //!
-//! The lexemes and rules that both engines (the whole-buffer [`scan`] and
-//! the resumable machine in [`core`]) run, one copy each:
+//! # The files
+//!
+//! The lexemes and rules, one copy each, asked by every engine:
 //!
 //! * [`text`]: the string lexeme, the one loop over a string's text (the
 //!   hosts' word masks and `memchr` jump, the microcontrollers' byte loop),
@@ -11,35 +11,87 @@
 //!   end;
 //! * [`lex`]: the one-character escape set, `\uXXXX`, surrogate pairing,
 //!   and the whole escape check with its errors;
-//! * [`nest`]: the bit stack of bracket kinds and what may follow a comma;
 //! * [`number`]: the number lexeme (grammar, class and range), resumable at
 //!   any byte;
-//! * [`walk`]: the walk of a value the schema does not interpret (brackets,
-//!   commas, colons inside it), in a whole-buffer lane and a resumable one;
+//! * [`nest`]: the bit stack of bracket kinds and what may follow a comma;
 //! * [`shape`]: the key matcher and the name tables ([`shape::Key`]), the
-//!   content item verdict, the `cacheScope`, `ttlMs` and `code` rules.
+//!   content item verdict, the `cacheScope`, `ttlMs` and `code` rules;
+//! * [`find`]: byte search in string text and the 16-byte block masks.
 //!
-//! And the bodies' structure, in the same two lanes:
+//! The engines over them:
 //!
+//! * [`cursor`]: the cursor over one text ([`cursor::Cursor`]) and its
+//!   lexeme calls; its module doc lists the cursor's methods in the files
+//!   below;
+//! * [`walk`]: a value the schema does not interpret, in both strengths,
+//!   with its bounded stack;
 //! * [`body`]: the top struct of a result, an error or a request (keys,
 //!   colons, commas, brackets, the positional form, duplicate and missing
 //!   fields) as a cursor that stops at each field's value, and what each
 //!   typed field takes ([`body::take`]);
-//! * [`items`]: the `contents` array and its content items.
+//! * [`items`]: the `contents` array and its content items;
+//! * [`resume`]: the streaming driver, which feeds [`body`], [`walk`] and
+//!   [`items`] chunk by chunk; [`event`]: what it tells a reader.
+//!
+//! And for what has been validated:
+//!
+//! * [`validated`]: the walk over validated text (whitespace, a string's
+//!   or a value's extent, array elements, object members) that the views
+//!   re-read with;
+//! * [`unescape`]: the unescaper of validated string text;
+//! * [`borrowed`]: [`JsonStr`](borrowed::JsonStr), [`RawJson`](borrowed::RawJson)
+//!   and the iterators over a string's text.
+//!
+//! Dependencies run one way: the lexemes import nothing but errors and each
+//! other; [`cursor`] imports the lexemes; [`walk`], [`body`] and [`items`]
+//! import the cursor (`tests/layers.rs` holds that no file reaches itself).
+//!
+//! # The lanes
+//!
+//! [`walk`], [`body`] and [`items`] are each one function compiled in two
+//! lanes by a constant `R`, as Boost.JSON builds its resumable parser. Two
+//! more axes choose code inside them. Which body each entry point runs:
+//!
+//! | entry point | `R` | target | strength of a walked value | sink |
+//! | --- | --- | --- | --- | --- |
+//! | `Frame::decode`, `RequestView::decode`, the encoders' checks | whole buffer | host | compiled per strength | `()`: nothing |
+//! | the same | whole buffer | microcontroller | one copy, a run-time flag | `()` |
+//! | `rmcp::decode_frame` and the `From` conversions (`alloc`) | whole buffer | host | compiled per strength | the rmcp builder: strings kept as they are scanned |
+//! | the views' lazy reads (`contents()`, `members()`, `text()`) | none: [`validated`], [`unescape`] (on microcontrollers a result's items are read again by [`items`]' whole-buffer lane) | both | none: the text is validated | the view's item notes |
+//! | `stream::FrameValidator` | resumable | both (`compact` on microcontrollers) | a run-time flag | `()` |
+//! | `stream::Reader` | resumable | both | a run-time flag | events to the reader ([`event::Ev`]) |
+//!
+//! Why each axis exists:
+//!
+//! * **`R`**: the whole-buffer decoders must not pay for resume points
+//!   they never use (a state saved at each byte a chunk could end on); the
+//!   stream must not hold a frame. One source, two compiled lanes, so each
+//!   rule has one copy and each lane pays only for itself.
+//! * **target** ([`find::HOST`], false under `diverge_compact` and on
+//!   targets without a vector unit): hosts take word and 16-byte block
+//!   masks and `memchr` jumps (long text at several bytes a step);
+//!   microcontrollers take byte loops and calls where inlining multiplied
+//!   flash (measured on the same job: the cursor's inline whitespace check
+//!   at some 90 places cost 2.5 KB; the walker's lane per strength 2.4 KB;
+//!   the views' inline `ws` 0.5 KB; each beside its code).
+//! * **sink**: `Frame::decode`'s sink is `()`, which compiles to nothing;
+//!   the rmcp builder takes each kept string as the scan reaches it, so
+//!   that bytes become rmcp values in one pass (`rmcp.rs`).
 
 pub(crate) mod body;
-pub(crate) mod core;
+pub(crate) mod borrowed;
+pub(crate) mod cursor;
 pub(crate) mod event;
 pub(crate) mod find;
 pub(crate) mod items;
 pub(crate) mod lex;
 pub(crate) mod nest;
 pub(crate) mod number;
-pub(crate) mod scan;
+pub(crate) mod resume;
 pub(crate) mod shape;
-pub(crate) mod skip;
-pub(crate) mod str;
 pub(crate) mod text;
+pub(crate) mod unescape;
+pub(crate) mod validated;
 pub(crate) mod walk;
 
 /// One step of xorshift64 (shifts 13, 7, 17), the new state: the unit

@@ -4,8 +4,8 @@
 //! ([`CacheScope`]) and the integer fields' rules ([`ttl_ms`], [`code`]).
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
+use crate::json::borrowed::JsonStr;
 use crate::json::number::Num;
-use crate::json::str::JsonStr;
 
 /// Who may cache a result (`cacheScope`, SEP-2549).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -325,11 +325,11 @@ fn controls_and_high(run: &[u8]) -> (bool, bool) {
 /// already); from it on, each block is stored whole (one store, no call)
 /// and the cursor moves to its first mark; a one-character escape is one
 /// byte and a reload after it, a `\uXXXX` escape the character
-/// [`skip::decode_escape`] reads; after
+/// [`unescape::decode_escape`] reads; after
 /// [`JUMP_AFTER`] plain blocks, a `memchr` jump and one copy of the run.
 /// Elsewhere a byte at a time.
 ///
-/// [`skip::decode_escape`]: super::skip::decode_escape
+/// [`unescape::decode_escape`]: super::unescape::decode_escape
 #[cfg(feature = "alloc")]
 pub(crate) fn unescape_run(
     bytes: &[u8],
@@ -407,7 +407,7 @@ pub(crate) fn unescape_run(
                     at = p + 2;
                 } else {
                     let next = lex::escape_ok(bytes, p, true)?;
-                    let (c, _) = super::skip::decode_escape(bytes.get(p + 1..next)?);
+                    let (c, _) = super::unescape::decode_escape(bytes.get(p + 1..next)?);
                     w += c.encode_utf8(out.get_mut(w..)?).len();
                     at = next;
                 }
@@ -670,7 +670,7 @@ impl Cut {
         rest: &'t [u8],
         emit: Option<&mut (dyn FnMut(&str) + '_)>,
     ) -> &'t [u8] {
-        let (ch, after) = super::skip::decode_escape(rest);
+        let (ch, after) = super::unescape::decode_escape(rest);
         let mut buf = [0u8; 4];
         self.piece(ch.encode_utf8(&mut buf), emit);
         after
@@ -935,111 +935,6 @@ mod tests {
                     (false, true),
                     "high at {at} of {len}"
                 );
-            }
-        }
-    }
-
-    /// The resumable string lexeme, fed a string in two chunks cut at every
-    /// position (and byte by byte), answers as the whole-buffer scanner's
-    /// string check does: verdict, error kind and offset, where the string
-    /// ends; and what it hands a reader and gathers for the name tables is
-    /// the string unescaped.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn cut_strings_answer_as_the_whole_string() {
-        use crate::json::scan::Scanner;
-        use std::string::String;
-        use std::vec::Vec;
-        const PIECES: [&[u8]; 16] = [
-            b"\\",
-            b"\\n",
-            b"\\/",
-            b"\\u00e9",
-            b"\\ud83d\\ude00",
-            b"\\ud83d",
-            b"\\ude00",
-            b"\\ud83d\\n",
-            b"\\q",
-            b"\\u12G4",
-            b"\xC3\xA9",
-            b"\xE2\x82\xAC",
-            b"\xF0\x9F\x98\x80",
-            b"\xE2\x82",
-            b"\xFF",
-            b"\x01",
-        ];
-        let mut seed = 0x0123_4567_89AB_CDEFu64;
-        let mut buf = vec![];
-        for round in 0..20_000 {
-            crate::json::xorshift(&mut seed);
-            buf.clear();
-            buf.push(b'"');
-            let mut r = seed;
-            for _ in 0..seed % 10 {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                let k = (r >> 58) as usize;
-                if k < PIECES.len() {
-                    buf.extend_from_slice(PIECES[k]);
-                } else {
-                    buf.extend_from_slice(&b"key-text abcdefgh"[..k % 17]);
-                }
-            }
-            if round % 5 != 0 {
-                buf.push(b'"');
-            }
-            buf.extend_from_slice(b",1");
-            for full in [true, false] {
-                let mut s = Scanner::new(&buf);
-                let want = s.string(full).map(|text| {
-                    let mut unescaped = Vec::new();
-                    let mut pieces = text.pieces();
-                    while let Some(p) = pieces.next() {
-                        unescaped.extend_from_slice(p);
-                    }
-                    (s.pos, unescaped)
-                });
-                let cuts: Vec<Vec<usize>> = if round % 16 == 0 {
-                    vec![(2..buf.len()).collect()]
-                } else {
-                    (1..=buf.len()).map(|c| vec![c]).collect()
-                };
-                for cut in &cuts {
-                    let mut c = Cut::new(full, full);
-                    let mut got_text = String::new();
-                    let mut from = 1;
-                    let mut got = None;
-                    for &to in cut.iter().chain([buf.len()].iter()) {
-                        let last = to == buf.len();
-                        let mut emit = |p: &str| got_text.push_str(p);
-                        let emit: Option<&mut dyn FnMut(&str)> =
-                            if full { Some(&mut emit) } else { None };
-                        match c.more(&buf[from..to], 0, from, last, emit) {
-                            Ok(Some(j)) => {
-                                got = Some(Ok(from + j));
-                                break;
-                            }
-                            Ok(None) => assert!(!last),
-                            Err(e) => {
-                                got = Some(Err(e));
-                                break;
-                            }
-                        }
-                        from = to;
-                    }
-                    let got = got.unwrap();
-                    let text = String::from_utf8_lossy(&buf);
-                    assert_eq!(
-                        got,
-                        want.clone().map(|w| w.0),
-                        "{text:?} full={full} cuts {cut:?}"
-                    );
-                    if full && let Ok((_, unescaped)) = &want {
-                        assert_eq!(got_text.as_bytes(), &unescaped[..], "{text:?} cuts {cut:?}");
-                        let key =
-                            Key::of(crate::json::str::JsonStr::new(&buf[1..buf.len() - 3], true));
-                        assert_eq!(c.name(), key, "{text:?} cuts {cut:?}");
-                    }
-                }
             }
         }
     }

@@ -5,7 +5,7 @@
 //! whole buffer and for chunks.
 //!
 //! It is built as Boost.JSON builds its resumable parser: one function,
-//! [`Scanner::walk`], in two compiled lanes chosen by a constant.
+//! [`Cursor::walk`], in two compiled lanes chosen by a constant.
 //!
 //! * `R = false`, the whole-buffer lane (`Frame::decode`, the views, the
 //!   encoders' checks): the position, depth and state are locals, strings
@@ -25,15 +25,66 @@
 //! whole value is in the buffer (the whole-buffer decoders); a chunked
 //! walk cannot count brackets again, and refuses a value deeper than its
 //! stack ([`StreamDepthExceeded`](K::StreamDepthExceeded)).
+//!
+//! ## The strengths and the stack
+//!
+//! The walk checks JSON the way `serde_json::from_slice` checks it on the way into
+//! the rmcp types, in two strengths:
+//!
+//! * **full** (typed fields, `_meta`, `data`, `inputResponses`, every member
+//!   of a content item): grammar, escapes, paired surrogates, UTF-8, number
+//!   range as serde_json computes it, and the 127-container depth limit;
+//! * **syntax** (unknown top-level members, which serde_json skips with
+//!   `ignore_value`): grammar, escape syntax, control characters and number
+//!   grammar only, at any depth.
+//!
+//! Both run one iterative state machine with a fixed bit stack of bracket
+//! kinds, in one forward pass, so the first defect in reading order is the
+//! one named, as serde_json names it. A syntax check deeper than its stack
+//! keeps going with the stack as a window over levels `base+1 ..= base+w`:
+//!
+//! * a bracket that would open level `base+w+1` slides the window up by
+//!   half (the upper half's bits move down, `base += w/2`);
+//! * a close down to level `base` or below, where the kind of the now
+//!   current level is needed, recovers the window: the value's text from
+//!   its start to the current position, all of it already validated, is
+//!   scanned again counting brackets outside strings only, and the kinds
+//!   of levels `depth-w+1 ..= depth` are recorded (the last opener at each
+//!   level is the container open there).
+//!
+//! Shallow values never slide. A recovery costs one bracket count over the
+//! value so far, at most once per `w/2` levels of descent followed by
+//! ascent (`[`×10⁶`]`×10⁶ on hosts: 15 counts of at most its 2 MB). The
+//! stack stays bounded whatever the input's depth: [`WINDOW`] levels (128
+//! bytes) first; on 64-bit targets a value that goes deeper is checked
+//! again from its start on a [`DEEP_WINDOW`] stack (an 8 KiB frame, below
+//! the first), so that recoveries stay rare; elsewhere the first stack
+//! slides (same answer, more recoveries).
 
-use crate::error::{BodyError, BodyErrorKind as K};
+use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
+use super::borrowed::RawJson;
+use super::cursor::Cursor;
 use super::nest::{self, BITS, Word};
 use super::number::Number;
-use super::scan::{DEEP_WINDOW, MAX_DEPTH, Scanner, WINDOW};
 use super::shape::{Key, SCOPE_KEYS, ScopeRule};
-use super::str::RawJson;
 use super::text::Cut;
+
+/// The reference's container limit: serde_json allows 127 open containers,
+/// the outermost included.
+pub(crate) const MAX_DEPTH: usize = 127;
+
+/// Levels of bracket kinds a syntax check keeps on its first bit stack.
+pub(crate) const WINDOW: usize = 1024;
+
+/// Levels of the deep window (syntax checks of values nested deeper than
+/// [`WINDOW`], checked again on this stack).
+#[cfg(target_pointer_width = "64")]
+pub(crate) const DEEP_WINDOW: usize = 65_536;
+/// Levels of the deep window: on these targets the first stack's, which
+/// slides instead.
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) const DEEP_WINDOW: usize = WINDOW;
 
 /// Where a walk stands (and, in the resumable lane, where it goes on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,14 +220,38 @@ impl Walk {
     }
 }
 
-impl<'a> Scanner<'a> {
+impl<'a> Cursor<'a> {
+    /// The error for a value a typed field (or the struct) does not take,
+    /// next after whitespace, in serde_json's order (`peek_invalid_type`): a
+    /// scalar is read first, as a `Value` would be, and its own defect wins
+    /// (a bad literal, number, escape, control character or UTF-8, or the
+    /// end of the input inside it); a whole scalar, or an opening bracket at
+    /// once, is [`InvalidType`](K::InvalidType) at the value's first byte,
+    /// about `what` (the field, or the struct).
+    /// A byte that starts no value is [`ExpectedValue`](K::ExpectedValue),
+    /// the end of the input [`Eof`](K::Eof).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn wrong_type(&mut self, what: Detail) -> BodyError {
+        let first = self.ws();
+        let at = self.pos;
+        // `value_full` reads a scalar, and refuses the end of the input and
+        // a byte that starts no value as wanted here.
+        if !matches!(first, Some(b'[' | b'{'))
+            && let Err(e) = self.value_full(0)
+        {
+            return e;
+        }
+        BodyError::about(K::InvalidType, at, what)
+    }
+
     /// Validates one value fully, the way serde_json parses a `Value`, with
     /// `open` containers already open around it.
     pub(crate) fn value_full(&mut self, open: usize) -> Result<RawJson<'a>, BodyError> {
         let start = self.pos;
         if super::find::HOST {
             let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
-            self.machine::<true>(&mut stack, open, false)?;
+            self.walk_whole::<true>(&mut stack, open, false)?;
         } else {
             self.whole_fixed(true, open, None)?;
         }
@@ -193,7 +268,7 @@ impl<'a> Scanner<'a> {
         }
         let start = self.pos;
         let mut stack = [0; WINDOW / BITS];
-        let done = self.machine::<false>(&mut stack, 0, DEEP_WINDOW > WINDOW)?;
+        let done = self.walk_whole::<false>(&mut stack, 0, DEEP_WINDOW > WINDOW)?;
         if DEEP_WINDOW > WINDOW && !done {
             // Deeper than [`WINDOW`] levels on a host: again from the start,
             // on the deep window.
@@ -211,7 +286,7 @@ impl<'a> Scanner<'a> {
     #[cold]
     fn value_syntax_deep(&mut self) -> Result<(), BodyError> {
         let mut stack = [0; DEEP_WINDOW / BITS];
-        self.machine::<false>(&mut stack, 0, false).map(drop)
+        self.walk_whole::<false>(&mut stack, 0, false).map(drop)
     }
 
     /// The walk of a whole-buffer value ([`walk`](Self::walk)): `FULL`
@@ -225,7 +300,7 @@ impl<'a> Scanner<'a> {
     /// lane with the strength a run-time flag (never `grow`) on `stack`,
     /// whatever its size: the tests' small stacks, which slide sooner (the
     /// microcontrollers' decode calls [`whole_fixed`](Self::whole_fixed)).
-    pub(crate) fn machine<const FULL: bool>(
+    pub(crate) fn walk_whole<const FULL: bool>(
         &mut self,
         stack: &mut [Word],
         open: usize,
@@ -300,7 +375,7 @@ impl<'a> Scanner<'a> {
     }
 }
 
-impl Scanner<'_> {
+impl Cursor<'_> {
     /// Walks one value from `pos` as `w` says, on the bit stack `stack`
     /// (levels `base+1 ..= base+window`, [`BITS`] per word, at least two
     /// words). `R` selects the resumable lane (see the module's text); with
@@ -608,7 +683,7 @@ impl Scanner<'_> {
     /// `base = depth - window` (or 0), and returns `base`. `pos` is where
     /// the walk stands: everything before it was validated, so counting
     /// brackets outside strings is safe (strings skipped by the views'
-    /// walker, [`skip::string`](super::skip::string)). The last opener at
+    /// walker, [`validated::string`](super::validated::string)). The last opener at
     /// each level before `pos` is the container open there.
     #[inline(never)]
     #[cold]
@@ -622,7 +697,7 @@ impl Scanner<'_> {
                 Some(b'"') => {
                     // Validated text: the views' walker finds its end.
                     let rest = buf.get(pos + 1..).unwrap_or_default();
-                    let (_, _, after) = super::skip::string(rest);
+                    let (_, _, after) = super::validated::string(rest);
                     pos = buf.len() - after.len();
                 }
                 Some(&c @ (b'[' | b'{')) => {
@@ -675,7 +750,6 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
-    use crate::json::scan::WINDOW;
 
     const TOKENS: [&[u8]; 34] = [
         b"{",
@@ -717,7 +791,7 @@ mod tests {
     /// The walk of `input` through the whole-buffer lane: the verdict,
     /// the end, and a scope walk's answer.
     fn whole(input: &[u8], w: &mut Walk) -> Result<usize, BodyError> {
-        let mut s = Scanner::new(input);
+        let mut s = Cursor::new(input);
         let mut stack = [0; WINDOW / BITS];
         let walked = s.walk::<false>(w, &mut stack, false)?;
         assert_eq!(walked, Walked::Done);
@@ -730,7 +804,7 @@ mod tests {
         let mut from = 0;
         for &to in cuts.iter().chain([input.len()].iter()) {
             let last = to == input.len();
-            let mut s = Scanner::chunk(&input[from..to], 0, from, last);
+            let mut s = Cursor::chunk(&input[from..to], 0, from, last);
             match s.walk_call(w, &mut stack)? {
                 Walked::Done => return Ok(from + s.pos),
                 Walked::More => assert!(!last && s.pos == to - from),
@@ -804,5 +878,249 @@ mod tests {
         assert_eq!((e.kind(), e.offset()), (K::StreamDepthExceeded, WINDOW));
         let mut w = Walk::new(false, 0, true);
         assert_eq!(whole(&deep, &mut w), Ok(deep.len()));
+    }
+
+    /// The microcontrollers' machine, with the strength a run-time flag,
+    /// answers as the hosts' two compiled strengths do: verdict, error
+    /// offset and end, on token soup of every kind.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn walk_whole_with_a_runtime_strength_agrees() {
+        const TOKENS: [&[u8]; 22] = [
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"\"k\":",
+            b",",
+            b"1",
+            b"-0.5e3",
+            b"01",
+            b"1e400",
+            b"\"\\u00e9\"",
+            b"\"\\ud800\"",
+            b"\"\xff\"",
+            b"\"\\q\"",
+            b"true",
+            b"tru",
+            b"null",
+            b" ",
+            b":",
+            b"\"a\"",
+            b"\x01",
+            b"[[[[",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for _ in 0..100_000 {
+            crate::json::xorshift(&mut seed);
+            crate::json::soup(seed, 24, &TOKENS, &mut buf);
+            for open in [0, 126] {
+                let mut a = Cursor::new(&buf);
+                let mut b = Cursor::new(&buf);
+                let (mut sa, mut sb) = ([0; 2], [0; 2]);
+                let x = a.walk_whole::<true>(&mut sa, open, false);
+                let y = resumable(&mut b, true, &mut sb, open);
+                oks += usize::from(x.is_ok());
+                // (Where a scanner stands after an error is no answer.)
+                let (x, y) = (x.map(|d| (d, a.pos)), y.map(|d| (d, b.pos)));
+                assert_eq!(x, y, "{buf:?} full, open {open}");
+            }
+            let mut a = Cursor::new(&buf);
+            let mut b = Cursor::new(&buf);
+            let (mut sa, mut sb) = ([0; 2], [0; 2]);
+            let x = a.walk_whole::<false>(&mut sa, 0, false);
+            let y = resumable(&mut b, false, &mut sb, 0);
+            let (x, y) = (x.map(|d| (d, a.pos)), y.map(|d| (d, b.pos)));
+            assert_eq!(x, y, "{buf:?} syntax");
+        }
+        assert!(oks > 1000, "{oks} accepted");
+    }
+
+    /// The walker's resumable lane (the streaming core's, with the
+    /// strength a run-time flag) fed the whole buffer as its last chunk:
+    /// whether the value ended.
+    fn resumable(
+        s: &mut Cursor<'_>,
+        full: bool,
+        stack: &mut [Word],
+        open: usize,
+    ) -> Result<bool, BodyError> {
+        let mut w = Walk::new(full, open, true);
+        s.walk_call(&mut w, stack).map(|d| d == Walked::Done)
+    }
+
+    /// A value's syntax check with `words` words of bit stack that never
+    /// grows (the microcontrollers' way: the window slides and is
+    /// recovered): verdict and end.
+    fn sliding(input: &[u8], words: usize) -> Result<usize, BodyError> {
+        let mut s = Cursor::new(input);
+        let mut stack = vec![0; words];
+        s.walk_whole::<false>(&mut stack, 0, false).map(|done| {
+            assert!(done);
+            s.pos
+        })
+    }
+
+    /// The same with a stack deep enough never to slide: the plain one
+    /// forward pass, which names the first defect in reading order.
+    fn unbounded(input: &[u8]) -> Result<usize, BodyError> {
+        sliding(input, input.len() / BITS + 2)
+    }
+
+    /// Deep nesting checked through a sliding window (the first pass's
+    /// stack, as on 32-bit targets, and the hosts' grow-then-restart
+    /// `value_syntax`) answers as one pass with room for every level:
+    /// well-formed, and broken at, below and above the window's levels.
+    #[test]
+    fn sliding_windows_agree_with_an_unbounded_stack() {
+        let nest = |n: usize| [vec![b'['; n], vec![b']'; n]].concat();
+        let mut inputs = vec![nest(1024), nest(1025), nest(1500), nest(3000), nest(5000)];
+        // Under Miri fewer and shallower (each input is walked four ways,
+        // with the window recovered on the way back: minutes there).
+        let (deep, places): (usize, &[usize]) = if cfg!(miri) {
+            inputs.truncate(2);
+            (1500, &[1, 1025, 1400])
+        } else {
+            (5000, &[1, 100, 1023, 1024, 1025, 1100, 2500, 4000, 4999])
+        };
+        for &at in places {
+            let mut bad = nest(deep);
+            bad[2 * deep - at] = b'}';
+            inputs.push(bad);
+            let mut bad = nest(deep);
+            bad[at] = b'}';
+            inputs.push(bad);
+            let mut bad = nest(deep);
+            bad.insert(2 * deep - at, b',');
+            inputs.push(bad);
+            let mut bad = nest(deep);
+            bad.remove(2 * deep - at);
+            inputs.push(bad);
+        }
+        for input in &inputs {
+            let want = unbounded(input);
+            let mut host = Cursor::new(input);
+            let got = host.value_syntax().map(|()| host.pos);
+            assert_eq!(got, want, "value_syntax, {} bytes", input.len());
+            assert_eq!(sliding(input, WINDOW / BITS), want, "first stack");
+            let mut s = Cursor::new(input);
+            let got = resumable(&mut s, false, &mut [0; WINDOW / BITS], 0);
+            assert_eq!(got.map(|_| s.pos), want, "run-time strength");
+        }
+        // The issue's case: a wrong closer below 1 100 opened arrays.
+        let mut bad = vec![b'['; 1100];
+        bad.push(b'}');
+        let e = Cursor::new(&bad).value_syntax().unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (K::ExpectedValue, 1100));
+    }
+
+    /// Random deep values (objects, arrays, strings holding brackets and
+    /// escaped quotes), well-formed or with one defect, checked with
+    /// stacks of two, three (its last word unused) and six words: each
+    /// answers as the unbounded stack.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn sliding_windows_agree_on_random_deep_values() {
+        const LEAVES: [&[u8]; 8] = [
+            b"1",
+            b"-0.5e3",
+            b"true",
+            b"null",
+            b"\"a]}\\\"[{\"",
+            b"\"\\\\\"",
+            b"[]",
+            b"{}",
+        ];
+        const DEFECTS: [&[u8]; 10] = [
+            b"}", b"]", b",", b"01", b"1.", b"\"k\"", b":", b"x", b"\"\\q\"", b"\x01",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || crate::json::xorshift(&mut seed);
+        let (mut oks, mut deepest) = (0usize, 0usize);
+        for _ in 0..100 {
+            // A random walk down to a few hundred levels and back up.
+            let mut text = vec![];
+            let mut open: Vec<u8> = vec![];
+            let peak = 50 + next() as usize % 450;
+            let (mut first, mut rising) = (true, false);
+            loop {
+                let r = next();
+                if !first {
+                    text.push(b',');
+                }
+                if open.last() == Some(&b'}') {
+                    text.extend_from_slice(b"\"k\":");
+                }
+                let down = text.is_empty() || if rising { r % 8 == 0 } else { r % 8 < 6 };
+                if down && open.len() < peak {
+                    let obj = r & 256 != 0;
+                    text.push(if obj { b'{' } else { b'[' });
+                    open.push(if obj { b'}' } else { b']' });
+                    first = true;
+                    deepest = deepest.max(open.len());
+                    continue;
+                }
+                text.extend_from_slice(LEAVES[(r >> 20) as usize % LEAVES.len()]);
+                first = false;
+                rising |= open.len() >= peak;
+                let closes = if rising {
+                    1 + (r >> 40) % 3
+                } else {
+                    u64::from((r >> 40) % 4 == 0)
+                };
+                for _ in 0..closes {
+                    text.extend(open.pop());
+                }
+                if open.is_empty() {
+                    break;
+                }
+            }
+            let mut inputs = vec![text.clone()];
+            for _ in 0..4 {
+                let mut bad = text.clone();
+                let at = next() as usize % bad.len();
+                let d = DEFECTS[next() as usize % DEFECTS.len()];
+                match next() % 3 {
+                    0 => drop(bad.splice(at..at, d.iter().copied())),
+                    1 => drop(bad.splice(at..=at, d.iter().copied())),
+                    _ => drop(bad.remove(at)),
+                }
+                inputs.push(bad);
+            }
+            inputs.push(text[..next() as usize % text.len()].to_vec());
+            for input in &inputs {
+                let want = unbounded(input);
+                oks += usize::from(want.is_ok());
+                for words in [2, 3, 6] {
+                    assert_eq!(sliding(input, words), want, "{words} words");
+                }
+                let mut host = Cursor::new(input);
+                assert_eq!(host.value_syntax().map(|()| host.pos), want);
+            }
+        }
+        assert!(oks >= 100, "{oks} accepted");
+        // Deep enough for several slides of the smallest window.
+        assert!(deepest > 3 * 2 * BITS, "{deepest} levels at most");
+    }
+
+    #[test]
+    fn ignored_values_have_no_depth_limit_but_typed_ones_do() {
+        let nest = |n: usize| [vec![b'['; n], vec![b']'; n]].concat();
+        assert!(Cursor::new(&nest(5000)).value_syntax().is_ok());
+        assert!(Cursor::new(&nest(MAX_DEPTH)).value_full(0).is_ok());
+        let err = Cursor::new(&nest(MAX_DEPTH + 1)).value_full(0).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (K::RecursionLimitExceeded, MAX_DEPTH)
+        );
+        // A mismatched bracket deep below the first pass's window is still found.
+        let mut bad = nest(3000);
+        bad[3000 + 10] = b'}';
+        assert_eq!(
+            Cursor::new(&bad).value_syntax().unwrap_err().kind(),
+            K::MismatchedBracket
+        );
     }
 }

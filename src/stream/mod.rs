@@ -72,7 +72,7 @@ pub use validate::{FrameValidator, RequestValidator};
 /// unknown top-level member, which the reference only syntax-checks at any
 /// depth). Deeper input is refused with
 /// [`BodyErrorKind::StreamDepthExceeded`](crate::BodyErrorKind::StreamDepthExceeded).
-pub const IGNORED_DEPTH: usize = crate::json::scan::WINDOW;
+pub const IGNORED_DEPTH: usize = crate::json::walk::WINDOW;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]

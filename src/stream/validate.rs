@@ -3,10 +3,10 @@
 
 use crate::error::{BodyError, FrameError};
 use crate::frame::Tag;
-use crate::json::core::{Kind, Machine};
 use crate::json::event::Dyn;
 use crate::json::find;
 use crate::json::items::Items;
+use crate::json::resume::{Kind, Machine};
 
 /// Validates a response frame fed in chunks, as
 /// [`Frame::decode`](crate::Frame::decode) validates it whole.

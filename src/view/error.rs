@@ -4,10 +4,10 @@ use core::fmt;
 
 use super::Fields;
 use crate::error::{BodyError, Detail};
+use crate::json::borrowed::{JsonStr, RawJson};
+use crate::json::cursor::Cursor;
 use crate::json::event::Field;
-use crate::json::scan::Scanner;
 use crate::json::shape::{self, ERROR_KEYS};
-use crate::json::str::{JsonStr, RawJson};
 
 /// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct ErrorView<'a> {
 impl<'a> ErrorView<'a> {
     /// Validates error JSON exactly as `serde_json::from_slice::<rmcp::ErrorData>`.
     pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
-        let mut s = Scanner::new(json);
+        let mut s = Cursor::new(json);
         let mut code = None;
         let mut message = None;
         let mut data = None;
@@ -72,7 +72,7 @@ impl<'a> ErrorView<'a> {
     }
 }
 
-impl Scanner<'_> {
+impl Cursor<'_> {
     /// `code`: a JSON integer literal in `i32` (serde_json's `deserialize_i32`).
     fn i32_field(&mut self) -> Result<i32, BodyError> {
         self.field_take(Field::Code)?;

@@ -3,8 +3,9 @@
 //! On hosts by the walker over validated text ([`next_member`]); on
 //! microcontrollers by the scanner's lexemes, which every decode links.
 
-use crate::json::scan::Scanner;
-use crate::json::str::{JsonStr, RawJson, next_member};
+use crate::json::borrowed::{JsonStr, RawJson};
+use crate::json::cursor::Cursor;
+use crate::json::validated::next_member;
 
 impl<'a> RawJson<'a> {
     /// The members of an object value, lazily, in input order (duplicates
@@ -63,7 +64,7 @@ impl<'a> Iterator for Members<'a> {
 /// member; the member, and the bytes after it. The text was validated, so
 /// no rule is checked here: a `{` or `,`, a key, its colon, a value.
 fn scan_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
-    let mut s = Scanner::new(b);
+    let mut s = Cursor::new(b);
     if let b'{' | b',' = s.ws()? {
         s.pos += 1;
     }
@@ -100,7 +101,7 @@ mod tests {
         // The deepest member a `Value` may hold: 126 levels below the object.
         let deepest = [&b"{\"d\":"[..], &[b'['; 126], &[b']'; 126], b",\"e\":0}"].concat();
         for object in objects.into_iter().chain([&deepest[..]]) {
-            Scanner::new(object).value_full(0).unwrap();
+            Cursor::new(object).value_full(0).unwrap();
             let (mut a, mut b) = (&object[1..], object);
             loop {
                 let x = next_member(a);

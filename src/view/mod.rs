@@ -12,16 +12,16 @@ pub(crate) mod result;
 
 use crate::error::BodyError;
 use crate::json::body::{Take, take};
+use crate::json::borrowed::{JsonStr, RawJson};
+use crate::json::cursor::Cursor;
 use crate::json::event::{Field, named};
-use crate::json::scan::Scanner;
-use crate::json::str::{JsonStr, RawJson};
 
 pub(crate) use crate::json::body::Fields;
 
 /// The open containers around a top-level field's value: the struct itself.
 pub(crate) const TOP: usize = 1;
 
-impl<'a> Scanner<'a> {
+impl<'a> Cursor<'a> {
     /// A top-level field's value is next (after whitespace): what `field`
     /// takes of its first byte, by the one rule ([`take`]). `null` for an
     /// optional field is consumed ([`Take::Null`]); a value the field does

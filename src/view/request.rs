@@ -4,10 +4,10 @@ use core::fmt;
 
 use super::Fields;
 use crate::error::{BodyError, Detail};
+use crate::json::borrowed::{JsonStr, RawJson};
+use crate::json::cursor::Cursor;
 use crate::json::event::Field;
-use crate::json::scan::Scanner;
 use crate::json::shape::{self, REQUEST_KEYS};
-use crate::json::str::{JsonStr, RawJson};
 
 /// A validated read-resource request: `{"uri": …, "_meta"?: …}` plus the
 /// draft `inputResponses` / `requestState` fields.
@@ -40,7 +40,7 @@ impl<'a> RequestView<'a> {
     /// [`BodyError`] with the offset of the first defect, for every input
     /// the reference rejects (and no other).
     pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
-        let mut s = Scanner::new(json);
+        let mut s = Cursor::new(json);
         let mut uri = None;
         let mut meta = None;
         let mut input_responses = None;

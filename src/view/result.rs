@@ -7,13 +7,14 @@ use core::iter::FusedIterator;
 use super::{Fields, TOP};
 use crate::error::{BodyError, Detail};
 use crate::json::body::Take;
+use crate::json::borrowed::{JsonStr, RawJson};
+use crate::json::cursor::Cursor;
 use crate::json::event::Field;
 use crate::json::event::Sink;
 use crate::json::items::Items;
-use crate::json::scan::Scanner;
 use crate::json::shape::{self, CacheScope, ITEM_KEYS, ItemKey, ItemShape, Key, RESULT_KEYS};
-use crate::json::skip;
-use crate::json::str::{JsonStr, RawJson, next_key};
+use crate::json::validated;
+use crate::json::validated::next_key;
 
 /// A validated read-resource result:
 /// `{"resultType"?, "ttlMs"?, "cacheScope"?, "contents": […], "_meta"?}`.
@@ -49,7 +50,7 @@ impl<'a> ResultView<'a> {
         json: &'a [u8],
         items: &mut S,
     ) -> Result<Self, BodyError> {
-        let mut s = Scanner::new(json);
+        let mut s = Cursor::new(json);
         let mut contents = None;
         let mut meta = None;
         let mut result_type = None;
@@ -124,7 +125,7 @@ impl<'a> ResultView<'a> {
     }
 }
 
-impl<'a> Scanner<'a> {
+impl<'a> Cursor<'a> {
     /// `ttlMs`: `Option<i64>` with negatives clamped to 0.
     fn ttl_field(&mut self) -> Result<Option<u64>, BodyError> {
         if self.field_take(Field::Ttl)? == Take::Null {
@@ -183,7 +184,7 @@ impl ItemSink<'_> for Spans {
 
 impl<'a> Items<'a> for Spans {
     #[inline]
-    fn string(&mut self, s: &mut Scanner<'a>, _: Option<ItemKey>) -> Result<(), BodyError> {
+    fn string(&mut self, s: &mut Cursor<'a>, _: Option<ItemKey>) -> Result<(), BodyError> {
         let at = s.pos + 1;
         let text = s.string(true)?;
         self.note(at, text);
@@ -292,7 +293,7 @@ impl<'a> Iterator for Contents<'a> {
         }
         if !crate::json::find::HOST {
             // The scanner's whitespace skip, which the item walk uses.
-            let mut s = Scanner::new(self.rest);
+            let mut s = Cursor::new(self.rest);
             if s.ws() == Some(b',') {
                 s.pos += 1;
                 s.ws();
@@ -305,9 +306,9 @@ impl<'a> Iterator for Contents<'a> {
             }
             return item;
         }
-        let mut b = skip::ws(self.rest);
+        let mut b = validated::ws(self.rest);
         if let Some((b',', rest)) = b.split_first() {
-            b = skip::ws(rest);
+            b = validated::ws(rest);
         }
         let item = Content::read_walked(&mut b, &self.spans);
         if item.is_some() {
@@ -420,7 +421,7 @@ impl<'a> ItemSink<'a> for Found<'a> {}
 
 impl<'a> Items<'a> for Found<'a> {
     #[inline]
-    fn string(&mut self, s: &mut Scanner<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
+    fn string(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
         let text = s.string(true)?;
         Found::string(self, key, text);
         Ok(())
@@ -441,7 +442,7 @@ impl<'a> Items<'a> for Found<'a> {
 impl<'a> Content<'a> {
     /// Reads a validated item, which `input` starts with, in one pass over
     /// its members; returns it and leaves `input` after it. On hosts: by
-    /// the walker over validated text ([`skip`]), jumping over the long
+    /// the walker over validated text ([`validated`](crate::json::validated)), jumping over the long
     /// strings `spans` noted.
     #[inline]
     fn read_walked(input: &mut &'a [u8], spans: &Spans) -> Option<Self> {
@@ -462,19 +463,19 @@ impl<'a> Content<'a> {
                             let (t, next) = tail.split_at(len);
                             (t, escaped, next.get(1..).unwrap_or_default())
                         }
-                        _ => skip::string(tail),
+                        _ => validated::string(tail),
                     };
                     rest = next;
                     found.string(key, JsonStr::new(t, escaped));
                 }
                 _ => {
-                    let (value, next) = skip::value(at_value);
+                    let (value, next) = validated::value(at_value);
                     rest = next;
                     found.other(key, value);
                 }
             }
         }
-        let after = skip::ws(rest).strip_prefix(b"}")?;
+        let after = validated::ws(rest).strip_prefix(b"}")?;
         let item = json.get(..json.len() - after.len()).unwrap_or_default();
         *input = after;
         Some(found.content(item))
@@ -488,7 +489,7 @@ impl<'a> Content<'a> {
     /// instead of two, and one item walk instead of two (a test checks
     /// both read the same items).
     #[inline]
-    fn read_scanned(s: &mut Scanner<'a>) -> Option<Self> {
+    fn read_scanned(s: &mut Cursor<'a>) -> Option<Self> {
         let start = s.pos;
         let mut found = Found::new();
         s.contents_whole(true, &mut found).ok()?;
@@ -586,7 +587,7 @@ mod tests {
     /// `cacheScope` as it was read before the one-walk form: the whole
     /// value first (`value_full`), then its string or its members from the
     /// validated text. The oracle of `cache_scope_walks_as_the_value_did`.
-    fn cache_scope_by_value(s: &mut Scanner<'_>) -> Result<Option<CacheScope>, BodyError> {
+    fn cache_scope_by_value(s: &mut Cursor<'_>) -> Result<Option<CacheScope>, BodyError> {
         if s.ws() == Some(b'n') {
             s.value_full(0)?;
             return Ok(None);
@@ -604,7 +605,7 @@ mod tests {
         let value = s.value_full(TOP)?;
         match value.as_bytes().split_first() {
             Some((b'"', tail)) => {
-                let (text, escaped, _) = skip::string(tail);
+                let (text, escaped, _) = validated::string(tail);
                 let name = JsonStr::new(text, escaped);
                 if name.is_empty() {
                     return Ok(None);
@@ -717,7 +718,7 @@ mod tests {
             let text = text.as_bytes();
             for end in 0..=text.len() {
                 let bytes = &text[..end];
-                let (mut one, mut two) = (Scanner::new(bytes), Scanner::new(bytes));
+                let (mut one, mut two) = (Cursor::new(bytes), Cursor::new(bytes));
                 let (walked, by_value) = (one.cache_scope_field(), cache_scope_by_value(&mut two));
                 assert_eq!(walked, by_value, "{:?}", std::str::from_utf8(bytes));
                 match walked {
@@ -816,20 +817,20 @@ mod tests {
         let mut n = 0;
         for json in results() {
             let view = ResultView::decode(&json).unwrap();
-            let mut rest = skip::ws(view.contents.get(1..).unwrap());
+            let mut rest = validated::ws(view.contents.get(1..).unwrap());
             for _ in 0..view.len {
                 if let Some((b',', r)) = rest.split_first() {
-                    rest = skip::ws(r);
+                    rest = validated::ws(r);
                 }
                 let mut walked = rest;
                 let walker = (
                     Content::read_walked(&mut walked, &Spans::default()).unwrap(),
                     walked,
                 );
-                let mut s = Scanner::new(rest);
+                let mut s = Cursor::new(rest);
                 let scanner = (Content::read_scanned(&mut s).unwrap(), &rest[s.pos..]);
                 assert!(walker == scanner, "{:?}", std::str::from_utf8(rest));
-                rest = skip::ws(walker.1);
+                rest = validated::ws(walker.1);
                 n += 1;
             }
         }

@@ -1,187 +1,12 @@
-//! Walking JSON that has already been validated.
+//! The unescaper of validated string text: one escape
+//! ([`decode_escape`]), a text's runs between escapes ([`split_escape`],
+//! under `alloc`), and a whole text into a buffer ([`unescape`]).
 //!
-//! Views re-read their input lazily. The decoder has already checked every
-//! byte they touch, so these helpers assume well-formed JSON and never fail on
-//! it. On input that was *not* validated they still cannot panic or loop: every
-//! step moves forward or stops, and an unexpected byte ends the walk.
+//! Like the walker over validated text ([`validated`](super::validated)),
+//! it assumes text the string lexeme has accepted and never fails on it; on
+//! other input it cannot panic or loop, and a defect decodes as U+FFFD.
 
 use super::lex::{self, Utf16};
-
-/// Skips JSON whitespace (space, tab, line feed, carriage return). Inlined
-/// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false) a call
-/// of the same loop, which inlined at every step of the views' walks cost
-/// 0.5 KB of flash.
-#[inline]
-pub(crate) fn ws(b: &[u8]) -> &[u8] {
-    if super::find::HOST {
-        ws_loop(b)
-    } else {
-        ws_call(b)
-    }
-}
-
-/// [`ws`] as a call.
-#[inline(never)]
-fn ws_call(b: &[u8]) -> &[u8] {
-    ws_loop(b)
-}
-
-#[inline]
-fn ws_loop(mut b: &[u8]) -> &[u8] {
-    while let Some((&c, rest)) = b.split_first() {
-        if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
-            break;
-        }
-        b = rest;
-    }
-    b
-}
-
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// High bit set in the lowest byte of `w` equal to `byte` (higher bytes may
-/// show false positives, so only the lowest set bit is meaningful).
-#[inline]
-const fn eq_mask(w: u64, byte: u8) -> u64 {
-    let x = w ^ (LO * byte as u64);
-    x.wrapping_sub(LO) & !x & HI
-}
-
-/// Index of the quote that closes the string `b` starts inside of, and
-/// whether an escape came before it. Escapes are stepped over forward (a
-/// backslash and the byte after it: `\uXXXX` digits hold neither quote nor
-/// backslash), a word at a time; after 64 plain bytes, with memchr2. On
-/// microcontrollers (`WORDS` false: [`HOST`](super::find::HOST)) a byte at a
-/// time: the same answer from less flash (inlined four times).
-#[inline]
-fn closing_quote(b: &[u8]) -> (Option<usize>, bool) {
-    closing_quote_in::<{ super::find::HOST }>(b)
-}
-
-#[inline]
-fn closing_quote_in<const WORDS: bool>(b: &[u8]) -> (Option<usize>, bool) {
-    let mut at = 0usize;
-    let mut escaped = false;
-    let mut plain = 0u32;
-    loop {
-        let chunk = if WORDS {
-            b.get(at..).and_then(<[u8]>::first_chunk::<8>)
-        } else {
-            None
-        };
-        let Some(chunk) = chunk else {
-            while let Some(&c) = b.get(at) {
-                match c {
-                    b'"' => return (Some(at), escaped),
-                    b'\\' => {
-                        escaped = true;
-                        at += 2;
-                    }
-                    _ => at += 1,
-                }
-            }
-            return (None, escaped);
-        };
-        let w = u64::from_le_bytes(*chunk);
-        // The lowest set bit of either mask is exact, so is their OR's.
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
-        if m == 0 {
-            at += 8;
-            plain += 1;
-            if WORDS && plain == 8 {
-                plain = 0;
-                let tail = b.get(at..).unwrap_or_default();
-                at += super::find::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
-            }
-            continue;
-        }
-        plain = 0;
-        let i = at + (m.trailing_zeros() / 8) as usize;
-        if b.get(i) == Some(&b'"') {
-            return (Some(i), escaped);
-        }
-        escaped = true;
-        at = i + 2;
-    }
-}
-
-/// `b` starts just after an opening quote: returns the string's text, whether
-/// it holds an escape, and the bytes after the closing quote.
-#[inline]
-pub(crate) fn string(b: &[u8]) -> (&[u8], bool, &[u8]) {
-    match closing_quote(b) {
-        // `split_at_checked`, not `split_at`: the only panic path left in the
-        // firmware (2.3 KB of panic formatting with panic-semihosting).
-        (Some(at), escaped) => match b.split_at_checked(at) {
-            Some((text, rest)) => (text, escaped, rest.get(1..).unwrap_or_default()),
-            None => (b, escaped, &[][..]),
-        },
-        (None, escaped) => (b, escaped, &[][..]),
-    }
-}
-
-/// `b` starts at a value: returns the value's text and what follows it.
-pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
-    let Some((&first, tail)) = b.split_first() else {
-        return (b, b);
-    };
-    let len = match first {
-        b'"' => {
-            let (text, _, _) = string(tail);
-            text.len() + 2
-        }
-        b'[' | b'{' => {
-            let mut depth = 0usize;
-            let mut at = 0usize;
-            loop {
-                let Some(&c) = b.get(at) else { break b.len() };
-                at += 1;
-                match c {
-                    b'[' | b'{' => depth += 1,
-                    b']' | b'}' => {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            break at;
-                        }
-                    }
-                    b'"' => {
-                        let (text, _, _) = string(b.get(at..).unwrap_or_default());
-                        at += text.len() + 1;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        _ => b
-            .iter()
-            .position(|&c| matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
-            .unwrap_or(b.len()),
-    };
-    b.split_at(len.min(b.len()))
-}
-
-/// `b` is inside an array, after `[` or after an element: returns the next
-/// element and the bytes after it, or `None` at `]`.
-pub(crate) fn next_element(b: &[u8]) -> Option<(&[u8], &[u8])> {
-    element_start(b).map(value)
-}
-
-/// `b` is inside an array, after `[` or after an element: the bytes from
-/// the next element on, or `None` at `]`.
-#[inline]
-pub(crate) fn element_start(b: &[u8]) -> Option<&[u8]> {
-    let mut b = ws(b);
-    match b.split_first() {
-        Some((b',', rest)) => b = ws(rest),
-        Some((b']', _)) | None => return None,
-        Some(_) => {}
-    }
-    if matches!(b.first(), Some(b']') | None) {
-        return None;
-    }
-    Some(b)
-}
 
 /// `b` starts just after a backslash of a validated string: returns the
 /// character and the rest. Never fails; defects (impossible after
@@ -323,7 +148,7 @@ fn unescape_in<const BLOCKS: bool>(raw: &[u8], out: &mut [u8]) -> Option<usize> 
                     break;
                 };
                 *dst = *src;
-                let m = eq_mask(u64::from_le_bytes(*src), b'\\');
+                let m = super::find::eq_mask(u64::from_le_bytes(*src), b'\\');
                 if m != 0 {
                     let n = (m.trailing_zeros() / 8) as usize;
                     r += n;
@@ -398,13 +223,6 @@ mod tests {
     use super::*;
     use std::{vec, vec::Vec};
 
-    #[test]
-    fn ws_call_agrees_with_the_loop() {
-        for b in [&b""[..], b"x", b" \t\r\n{", b"\x0b", b"   "] {
-            assert_eq!(ws_call(b), ws_loop(b));
-        }
-    }
-
     /// The unescaper's block lane (hosts) writes what its word lane
     /// (microcontrollers) writes, and runs out of room where it does, on
     /// validated escaped text of every kind, into every length of buffer.
@@ -446,33 +264,6 @@ mod tests {
                     assert_eq!(a[..n], b[..n], "{raw:?} into {len}");
                 }
             }
-        }
-    }
-
-    /// The byte-at-a-time search of microcontrollers finds what the word
-    /// search of hosts finds, on every input (validated or not).
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn closing_quote_bytes_agree_with_words() {
-        const BYTES: [u8; 8] = [b'"', b'\\', b'a', b'u', b'0', 0xC3, 0xA9, 0x01];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..200_000 {
-            crate::json::xorshift(&mut seed);
-            let len = (seed % 90) as usize;
-            let mut b = [0u8; 90];
-            let mut r = seed;
-            for x in &mut b[..len] {
-                r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                // Mostly plain bytes, so that long runs occur.
-                let k = (r >> 59) as usize;
-                *x = if k < 8 { BYTES[k] } else { b'a' };
-            }
-            let b = &b[..len];
-            assert_eq!(
-                closing_quote_in::<true>(b),
-                closing_quote_in::<false>(b),
-                "{b:?}"
-            );
         }
     }
 }

@@ -36,12 +36,13 @@
 
 use crate::error::{BodyError, BodyErrorKind as K, Detail};
 use crate::json::body::{Fields, Step, Take, take};
+use crate::json::cursor::Cursor;
 use crate::json::event::{Ev, Field, Sink, named, reads_raw, reads_string};
 use crate::json::find;
 use crate::json::items::{ContentsWalk, Items};
 use crate::json::nest::{self, Word};
-use crate::json::scan::{Scanner, WINDOW};
 use crate::json::shape::{self, ERROR_KEYS, NameTable, REQUEST_KEYS, RESULT_KEYS};
+use crate::json::walk::WINDOW;
 use crate::json::walk::{Walk, Walked};
 
 /// Which body the machine validates.
@@ -228,7 +229,7 @@ impl Machine {
     /// it stopped.
     #[inline(always)]
     fn top(&mut self, chunk: &[u8], i: usize, eof: bool) -> Result<(usize, Step), BodyError> {
-        let mut s = Scanner::chunk(chunk, i, self.base, eof);
+        let mut s = Cursor::chunk(chunk, i, self.base, eof);
         let names = self.name_table();
         let step = s.fields::<true>(&mut self.top, names, Some(&mut self.walk.text))?;
         Ok((s.pos, step))
@@ -247,7 +248,7 @@ impl Machine {
         eof: bool,
         sink: &mut S,
     ) -> Result<Option<usize>, BodyError> {
-        let mut s = Scanner::chunk(chunk, i, self.base, eof);
+        let mut s = Cursor::chunk(chunk, i, self.base, eof);
         let (items, walk, stack) = (&mut self.items, &mut self.walk, &mut self.stack);
         match s.contents_resume(items, walk, stack, sink)? {
             Walked::Done => {
@@ -319,7 +320,7 @@ impl Machine {
                     i = self.value(i, c, at, sink)?;
                 }
                 St::Walk => {
-                    let mut s = Scanner::chunk(chunk, i, self.base, eof);
+                    let mut s = Cursor::chunk(chunk, i, self.base, eof);
                     match s.walk_call(&mut self.walk, &mut self.stack)? {
                         Walked::Done => {
                             i = s.pos;
@@ -551,5 +552,143 @@ impl Machine {
     /// The current field's value is complete: the cursor goes on.
     const fn value_end(&mut self) {
         self.st = St::Top;
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::{Kind, Machine};
+    use crate::error::BodyError;
+    use crate::view::error::ErrorView;
+    use crate::view::request::RequestView;
+    use crate::view::result::ResultView;
+
+    /// The top struct's tokens: brackets, punctuation, members of all three
+    /// bodies (right and wrong types, escaped and cut keys, duplicates by
+    /// repetition), and stray values.
+    const TOKENS: [&[u8]; 34] = [
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b",",
+        b":",
+        b" ",
+        b"\"uri\":\"u\"",
+        b"\"\\u0075ri\":\"v\"",
+        b"\"uri\"",
+        b"\"_meta\":{\"a\":[1]}",
+        b"\"_meta\":null",
+        b"\"x\":[1,{\"y\":2}]",
+        b"\"requestState\":\"s\"",
+        b"\"requestState\":1",
+        b"\"inputResponses\":{}",
+        b"\"code\":-32002",
+        b"\"code\":1.5",
+        b"\"message\":\"m\"",
+        b"\"data\":null",
+        b"\"data\":[1]",
+        b"\"contents\":[]",
+        b"\"contents\":[{\"uri\":\"a\",\"text\":\"t\"}]",
+        b"\"ttlMs\":5",
+        b"\"resultType\":\"complete\"",
+        b"\"cacheScope\":\"public\"",
+        b"\"cacheScope\":null",
+        b"\"u\"",
+        b"1",
+        b"null",
+        b"\"ur",
+        b"\"\\q\"",
+        b"\"caf\xc3\xa9\":0",
+        b"\"x\xff\":0",
+    ];
+
+    fn whole(kind: Kind, json: &[u8]) -> Result<(), BodyError> {
+        match kind {
+            Kind::Result => ResultView::decode(json).map(drop),
+            Kind::Error => ErrorView::decode(json).map(drop),
+            Kind::Request => RequestView::decode(json).map(drop),
+        }
+    }
+
+    /// `json` fed to the streaming core in pieces, cut before each index
+    /// of `cuts`.
+    fn chunked(kind: Kind, json: &[u8], cuts: &[usize]) -> Result<(), BodyError> {
+        let mut m = Machine::new(kind, 0);
+        let mut from = 0;
+        for &cut in cuts {
+            m.run(&json[from..cut], false, &mut ())?;
+            from = cut;
+        }
+        m.run(&json[from..], true, &mut ())
+    }
+
+    /// The cursor's resumable lane, under the streaming core, answers as
+    /// its whole-buffer lane under the views' decode, for every body, at
+    /// every single cut and byte by byte: the same verdict, kind and
+    /// offset.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn chunks_cut_anywhere_answer_as_the_whole_buffer() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut buf = vec![];
+        let mut oks = 0usize;
+        for round in 0..3_000 {
+            crate::json::xorshift(&mut seed);
+            crate::json::soup(seed, 9, &TOKENS, &mut buf);
+            match round % 4 {
+                // An object or a positional form more often than soup alone
+                // makes one.
+                0 => {
+                    buf.insert(0, b'{');
+                    buf.push(b'}');
+                }
+                1 => {
+                    buf.insert(0, b'[');
+                    buf.push(b']');
+                }
+                // Whole members joined by commas: well formed, and often
+                // accepted.
+                2 => {
+                    buf.clear();
+                    buf.push(b'{');
+                    let members = TOKENS
+                        .iter()
+                        .filter(|t| t.starts_with(b"\"") && t.contains(&b':'));
+                    let members: Vec<&[u8]> = members.copied().collect();
+                    let mut r = seed;
+                    for i in 0..seed % 5 {
+                        r = r.rotate_left(13) ^ i;
+                        if i > 0 {
+                            buf.push(b',');
+                        }
+                        buf.extend_from_slice(members[(r % members.len() as u64) as usize]);
+                    }
+                    buf.push(b'}');
+                }
+                _ => {}
+            }
+            let text = String::from_utf8_lossy(&buf);
+            for kind in [Kind::Result, Kind::Error, Kind::Request] {
+                let want = whole(kind, &buf);
+                oks += usize::from(want.is_ok());
+                let cuts: Vec<Vec<usize>> = if round % 8 == 0 {
+                    vec![(1..buf.len()).collect()]
+                } else {
+                    (0..=buf.len()).map(|c| vec![c]).collect()
+                };
+                for cut in &cuts {
+                    let got = chunked(kind, &buf, cut);
+                    assert_eq!(got, want, "{kind:?} {text:?} cuts {cut:?}");
+                }
+            }
+        }
+        assert!(oks > 150, "{oks} accepted");
     }
 }

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::skip;
+use super::unescape;
 
 /// A JSON string as it stands in the input: the bytes between the quotes,
 /// escapes and all.
@@ -119,7 +119,7 @@ impl<'a> JsonStr<'a> {
         // write the same bytes and fail alike (a test checks).
         let fast = if self.escaped {
             if super::find::HOST {
-                skip::unescape(self.raw, buf)
+                unescape::unescape(self.raw, buf)
             } else {
                 None
             }
@@ -370,7 +370,7 @@ fn split_piece<'a>(rest: &mut &'a [u8]) -> Option<Piece<'a>> {
         *rest = after;
         return Some(Piece::Run(text));
     }
-    let (c, after) = skip::decode_escape(tail);
+    let (c, after) = unescape::decode_escape(tail);
     *rest = after;
     Some(Piece::Escape(c))
 }
@@ -488,35 +488,6 @@ impl fmt::Display for RawJson<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self, f)
     }
-}
-
-// ----- the walk over validated text, for the views ---------------------
-
-/// `b` is inside an object, after `{` or after a member: returns the next
-/// member and the bytes after it, or `None` at `}`.
-pub(crate) fn next_member(b: &[u8]) -> Option<(JsonStr<'_>, RawJson<'_>, &[u8])> {
-    let (key, rest) = next_key(b)?;
-    let (val, rest) = skip::value(rest);
-    Some((key, RawJson::new(val), rest))
-}
-
-/// `b` is inside an object, after `{` or after a member: returns the next
-/// member's key and the bytes from its value on, or `None` at `}`.
-#[inline]
-pub(crate) fn next_key(b: &[u8]) -> Option<(JsonStr<'_>, &[u8])> {
-    let mut b = skip::ws(b);
-    if let Some((b',', rest)) = b.split_first() {
-        b = skip::ws(rest);
-    }
-    let (b'"', rest) = b.split_first()? else {
-        return None;
-    };
-    let (key, escaped, rest) = skip::string(rest);
-    let rest = skip::ws(rest);
-    let (b':', rest) = rest.split_first()? else {
-        return None;
-    };
-    Some((JsonStr::new(key, escaped), skip::ws(rest)))
 }
 
 #[cfg(test)]
