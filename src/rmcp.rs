@@ -96,7 +96,7 @@ use crate::json::items::Items;
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::text;
 use crate::json::validated::next_key;
-use crate::json::{unescape, validated};
+use crate::json::{lex, unescape, validated};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, Content, ItemSink, ResultView};
@@ -255,6 +255,14 @@ fn owned(text: &str, escaped: bool) -> String {
 /// per run costs less than a second allocation and a check).
 const LONG: usize = 512;
 
+/// From this many escapes on, a string whose escapes are on average less
+/// than [`DENSE_RUN`] bytes apart is unescaped a block at a time
+/// ([`one_pass`]): there a call per run costs more than the block stores.
+const DENSE: usize = 8;
+
+/// See [`DENSE`].
+const DENSE_RUN: usize = 32;
+
 /// rmcp's content items, built while the result is validated
 /// ([`ResultView::decode_with`]): each string member the items keep becomes
 /// a `String` as soon as it is scanned, with one UTF-8 check; at the item's
@@ -263,7 +271,9 @@ const LONG: usize = 512;
 struct Build<'a> {
     items: Vec<ResourceContents>,
     body: Text<'a>,
-    /// The unescaped text of the string being kept (`one_pass`).
+    /// The unescaped text of the string being kept (`one_pass`): pushed
+    /// run by run, or from [`LONG`] on written a block at a time.
+    runs: String,
     scratch: Vec<u8>,
     uri: Option<String>,
     mime_type: Option<String>,
@@ -273,26 +283,72 @@ struct Build<'a> {
 }
 
 /// The string whose text starts at `at` in `buf` (a body that is text, as
-/// `body` says), validated and unescaped in one pass
-/// ([`text::unescape_run`]) into `scratch`, and the index of its closing
-/// quote. An escaped string's `String` is copied from the scratch after one
-/// simdutf8 check (safe code makes a `String` from bytes no other way); a
-/// plain one from the body's text, with none.
+/// `body` says), validated and made a `String` in one pass, and the index
+/// of its closing quote; `None` for every stop but the closing quote, for
+/// the validating lexeme to name.
+///
+/// A plain string is copied from the body's text, with no check. An
+/// escaped one is pushed run by run into `runs` (a `String` kept for every
+/// string of the body) as the lexeme steps from escape to escape
+/// ([`text::next_mark`]): the runs as slices of the body's text, each
+/// escape checked and decoded in one reading ([`lex::escape_char`]), no
+/// UTF-8 check; then copied once into a `String` of its exact length. Past
+/// [`LONG`] bytes, where a call per run costs more on escape-dense text,
+/// the text so far goes to `scratch` and the rest is unescaped after it a
+/// block at a time ([`text::unescape_rest`]), then copied from there after
+/// one simdutf8 check (safe code makes a `String` from bytes no other way).
 #[inline]
 fn one_pass(
     body: Text<'_>,
+    runs: &mut String,
     scratch: &mut Vec<u8>,
     buf: &[u8],
     at: usize,
 ) -> Option<(String, usize)> {
-    body.body?;
-    let (end, len, escaped) = text::unescape_run(buf, at, scratch)?;
-    let kept = if escaped {
-        String::from(find::utf8(scratch.get(..len)?)?)
-    } else {
-        String::from(body.str_of(buf.get(at..end)?)?)
-    };
-    Some((kept, end))
+    let text = body.str_of(buf)?;
+    let bytes = text.as_bytes();
+    let mut p = text::next_mark(bytes, at)?;
+    match bytes.get(p)? {
+        b'"' => return Some((String::from(text.get(at..p)?), p)),
+        b'\\' => {}
+        _ => return None,
+    }
+    runs.clear();
+    // One allocation for every string of the body (below `LONG` no push
+    // grows it).
+    runs.reserve(LONG + 4);
+    let mut run = at;
+    let mut escapes = 0usize;
+    loop {
+        match bytes.get(p)? {
+            b'"' => {
+                runs.push_str(text.get(run..p)?);
+                return Some((String::from(runs.as_str()), p));
+            }
+            b'\\' => {
+                runs.push_str(text.get(run..p)?);
+                escapes += 1;
+                // Long text, or dense escapes (code: a line break every
+                // few dozen bytes), go on a block at a time.
+                if runs.len() >= LONG || (escapes >= DENSE && p - at < escapes * DENSE_RUN) {
+                    break;
+                }
+                let (c, next) = lex::escape_char(bytes, p)?;
+                runs.push(c);
+                run = next;
+                p = text::next_mark(bytes, next)?;
+            }
+            _ => return None,
+        }
+    }
+    // Long: the text so far, then the rest a block at a time.
+    let w = runs.len();
+    if scratch.len() < w {
+        scratch.resize(w, 0);
+    }
+    scratch.get_mut(..w)?.copy_from_slice(runs.as_bytes());
+    let (end, len) = text::unescape_rest(bytes, p, w, scratch)?;
+    Some((String::from(find::utf8(scratch.get(..len)?)?), end))
 }
 
 impl Sink for Build<'_> {}
@@ -313,7 +369,7 @@ impl<'a> Items<'a> for Build<'a> {
         // One pass over a string of a body that is text: validated and
         // unescaped together. Any stop but the closing quote goes on below,
         // where the validating lexeme names it.
-        if let Some(kept) = one_pass(self.body, &mut self.scratch, s.buf, at) {
+        if let Some(kept) = one_pass(self.body, &mut self.runs, &mut self.scratch, s.buf, at) {
             *slot = Some(kept.0);
             s.pos = kept.1 + 1;
             return Ok(());
@@ -853,7 +909,8 @@ mod tests {
         }
     }
 
-    /// The one-pass lexeme (`text::unescape_run`) against the validating
+    /// The one-pass lexeme (`one_pass`, and its block lane
+    /// `text::unescape_rest` alone) against the validating
     /// lexeme and the unescaper, on generated strings with every defect the
     /// grammar names (control bytes, bad escapes, lone and unpaired
     /// surrogates, the end inside the text): the same stop, and the
@@ -887,7 +944,7 @@ mod tests {
         let mut out = Vec::new();
         for round in 0..6000u32 {
             let mut bytes = std::vec![b'"'];
-            let most = [3usize, 12, 40, 120][round as usize % 4];
+            let most = [3usize, 12, 40, 120, 400][round as usize % 5];
             for _ in 0..(crate::json::xorshift(&mut seed) as usize % most) {
                 let i = crate::json::xorshift(&mut seed) as usize % pieces.len();
                 bytes.extend_from_slice(pieces[i]);
@@ -896,21 +953,33 @@ mod tests {
                 bytes.extend_from_slice(b"\",1]");
             }
             let run = text::run(&bytes, 1, true, true, 0);
-            let ours = text::unescape_run(&bytes, 1, &mut out);
+            // The block lane alone, from the first mark (nothing pushed).
+            let ours = text::next_mark(&bytes, 1).and_then(|p| {
+                let (e, w) = text::unescape_rest(&bytes, p, 0, &mut out)?;
+                let escaped = bytes[p] == b'\\';
+                let mut text = bytes[1..p].to_vec();
+                text.extend_from_slice(&out[..w]);
+                Some((e, text, escaped))
+            });
+            // The whole one pass: below `LONG` pushed run by run, from it
+            // on through the scratch (the pieces are all text).
+            let (mut runs, mut scratch) = (String::new(), Vec::new());
+            let kept = one_pass(Text::of(&bytes), &mut runs, &mut scratch, &bytes, 1);
             match run.stop {
                 text::Stop::Quote(end) => {
-                    let (e, w, escaped) = ours.unwrap();
+                    let (e, text, escaped) = ours.unwrap();
                     assert_eq!((e, escaped), (end, run.escaped), "{bytes:?}");
                     let raw = &bytes[1..end];
-                    if escaped {
-                        let mut want = std::vec![0u8; raw.len()];
-                        let n = unescape::unescape(raw, &mut want).unwrap();
-                        assert_eq!(&out[..w], &want[..n], "{bytes:?}");
-                    } else {
-                        assert_eq!(w, raw.len(), "{bytes:?}");
-                    }
+                    let mut want = std::vec![0u8; raw.len()];
+                    let n = unescape::unescape(raw, &mut want).unwrap();
+                    assert_eq!(&text[..], &want[..n], "{bytes:?}");
+                    let (text, e) = kept.unwrap();
+                    assert_eq!((text.as_bytes(), e), (&want[..n], end), "{bytes:?}");
                 }
-                _ => assert_eq!(ours, None, "{bytes:?}"),
+                _ => {
+                    assert_eq!(ours, None, "{bytes:?}");
+                    assert_eq!(kept, None, "{bytes:?}");
+                }
             }
         }
     }

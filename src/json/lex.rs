@@ -307,6 +307,35 @@ fn escape_whole(b: &[u8], j: usize, full: bool) -> Option<usize> {
     }
 }
 
+/// The escape whose backslash is `b[j]`, checked as [`escape_ok`] checks
+/// it with `full` (a one-character escape, or `\\uXXXX` with a high
+/// surrogate followed by a `\\uXXXX` low one, a low one alone refused),
+/// and decoded in the same reading: its character and where it ends.
+/// `None` where [`escape_ok`] refuses (a test holds the two together); the
+/// `alloc` builder's one pass, which leaves every refusal to the validating
+/// lexeme to name.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn escape_char(b: &[u8], j: usize) -> Option<(char, usize)> {
+    let e = *b.get(j + 1)?;
+    if let Some(c) = escape(e) {
+        return Some((char::from(c), j + 2));
+    }
+    if e != b'u' {
+        return None;
+    }
+    let unit = |at: usize| hex4(b.get(at..)?).ok();
+    let n = unit(j + 2)?;
+    match utf16(n) {
+        Utf16::Scalar => Some((char::from_u32(u32::from(n))?, j + 6)),
+        Utf16::Low => None,
+        Utf16::High => match b.get(j + 6..j + 8)? {
+            b"\\u" => Some((pair(n, unit(j + 8)?)?, j + 12)),
+            _ => None,
+        },
+    }
+}
+
 #[inline(always)]
 fn escape_end_in(b: &[u8], j: usize, full: bool) -> Result<usize, BodyError> {
     escape_span(b, j, full).map_err(|(kind, at)| BodyError::new(kind, at))

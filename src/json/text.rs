@@ -307,49 +307,75 @@ fn controls_and_high(run: &[u8]) -> (bool, bool) {
     (controls, any_high)
 }
 
-/// The string lexeme that unescapes as it validates: the `alloc` builder's
-/// one pass over a kept string. From index `at` (just after the opening
-/// quote) it takes the text as [`run`] does with `full` (every escape
-/// checked by [`lex::escape_ok`], surrogates paired, a control byte
-/// refused), and writes the unescaped text of an escaped string to the
-/// start of `out` on the way (grown at the first escape to the rest of
-/// `bytes` from `at`: room for any text, as unescaping never lengthens it,
-/// and for every later string of the same input). Returns the index of the
-/// closing quote, the length of the unescaped text and whether an escape
-/// came before the quote; `None` for every other stop, for the validating
-/// lexeme to name. UTF-8 is not checked: the caller's body is known to be
-/// text.
-///
-/// On hosts a block of 16 bytes at a time, as [`run`]'s lane. Nothing is
-/// written before the first escape (a plain string's text is the caller's
-/// already); from it on, each block is stored whole (one store, no call)
-/// and the cursor moves to its first mark; a one-character escape is one
-/// byte and a reload after it, a `\uXXXX` escape the character
-/// [`unescape::decode_escape`] reads; after
-/// [`JUMP_AFTER`] plain blocks, a `memchr` jump and one copy of the run.
-/// Elsewhere a byte at a time.
-///
-/// [`unescape::decode_escape`]: super::unescape::decode_escape
+/// The index of the next `"`, `\\` or control byte of `bytes` from `at`,
+/// found as [`run`]'s lane finds it (on hosts 16-byte blocks, a `memchr`
+/// jump after [`JUMP_AFTER`] plain ones); `None` at the end of the input,
+/// and where the jump meets a control byte (the validating lexeme names
+/// it). The `alloc` builder's one pass steps from escape to escape with it.
 #[cfg(feature = "alloc")]
-pub(crate) fn unescape_run(
+#[inline(always)]
+pub(crate) fn next_mark(bytes: &[u8], mut at: usize) -> Option<usize> {
+    let mut plain = 0u32;
+    loop {
+        match bytes.get(at..at + 16).and_then(<[u8]>::first_chunk::<16>) {
+            Some(&block) if super::find::HOST => {
+                let (marks, _) = super::find::marks(block);
+                if marks != 0 {
+                    return Some(at + marks.trailing_zeros() as usize);
+                }
+                at += 16;
+                plain += 1;
+                if plain == JUMP_AFTER {
+                    plain = 0;
+                    at = jump(bytes, at).ok()?.0;
+                }
+            }
+            _ => {
+                let tail = bytes.get(at..)?;
+                let n = tail
+                    .iter()
+                    .position(|&c| matches!(c, b'"' | b'\\') || c < 0x20)?;
+                return Some(at + n);
+            }
+        }
+    }
+}
+
+/// The string lexeme that unescapes as it validates, a block at a time:
+/// the `alloc` builder's one pass over a long kept string
+/// (`rmcp::one_pass`), which has pushed the text before index `at` (a mark
+/// of the text: an escape, or the closing quote) as the first `w` bytes of
+/// `out`. From `at` it takes the rest of the text as [`run`] does with
+/// `full` (every escape checked and decoded by [`lex::escape_char`],
+/// surrogates paired, a control byte refused) and writes it unescaped after
+/// them: `out` is grown to `w` and the rest of `bytes` (zeroed: the lane
+/// writes into a slice; unescaping never lengthens text). Returns the index
+/// of the closing quote and the length of the whole unescaped text; `None`
+/// for every other stop, for the validating lexeme to name. UTF-8 is not
+/// checked: the caller's body is known to be text.
+///
+/// On hosts each block of 16 bytes is stored whole (one store, no call)
+/// and the cursor moves to its first mark; a one-character escape is one
+/// byte and a reload after it; after [`JUMP_AFTER`] plain blocks, a
+/// `memchr` jump and one copy of the run. Elsewhere a byte at a time.
+#[cfg(feature = "alloc")]
+pub(crate) fn unescape_rest(
     bytes: &[u8],
     mut at: usize,
+    mut w: usize,
     out: &mut alloc::vec::Vec<u8>,
-) -> Option<(usize, usize, bool)> {
-    let start = at;
-    // Nothing is written before the first escape (a plain string is its
-    // own text): then the text so far is copied once, and `w` counts.
-    let mut w = 0usize;
-    let mut escaped = false;
+) -> Option<(usize, usize)> {
+    let room = w + bytes.len().saturating_sub(at);
+    if out.len() < room {
+        out.resize(room, 0);
+    }
     let mut plain = 0u32;
     loop {
         let block = bytes.get(at..at + 16).and_then(<[u8]>::first_chunk::<16>);
         let p = match block {
             Some(&block) if super::find::HOST => {
                 let (marks, _) = super::find::marks(block);
-                if escaped {
-                    *out.get_mut(w..w + 16)?.first_chunk_mut::<16>()? = block;
-                }
+                *out.get_mut(w..w + 16)?.first_chunk_mut::<16>()? = block;
                 if marks == 0 {
                     at += 16;
                     w += 16;
@@ -357,10 +383,8 @@ pub(crate) fn unescape_run(
                     if plain == JUMP_AFTER {
                         plain = 0;
                         let (next, _) = jump(bytes, at).ok()?;
-                        if escaped {
-                            let run = bytes.get(at..next)?;
-                            out.get_mut(w..w + run.len())?.copy_from_slice(run);
-                        }
+                        let run = bytes.get(at..next)?;
+                        out.get_mut(w..w + run.len())?.copy_from_slice(run);
                         w += next - at;
                         at = next;
                     }
@@ -379,38 +403,22 @@ pub(crate) fn unescape_run(
                 let n = tail
                     .iter()
                     .position(|&c| matches!(c, b'"' | b'\\') || c < 0x20)?;
-                if escaped {
-                    out.get_mut(w..w + n)?.copy_from_slice(tail.get(..n)?);
-                }
+                out.get_mut(w..w + n)?.copy_from_slice(tail.get(..n)?);
                 w += n;
                 at + n
             }
         };
         match bytes.get(p) {
-            Some(b'"') => return Some((p, w, escaped)),
+            Some(b'"') => return Some((p, w)),
             Some(b'\\') => {
-                if !escaped {
-                    escaped = true;
-                    // Room for the rest of the input (zeroed: the lane
-                    // writes into a slice), kept for the strings after.
-                    let room = bytes.len() - start;
-                    if out.len() < room {
-                        out.resize(room, 0);
-                    }
-                    let text = bytes.get(start..p)?;
-                    out.get_mut(..text.len())?.copy_from_slice(text);
-                }
-                let e = *bytes.get(p + 1)?;
-                if let Some(c) = lex::escape(e) {
-                    *out.get_mut(w)? = c;
+                let (c, next) = lex::escape_char(bytes, p)?;
+                if c.is_ascii() {
+                    *out.get_mut(w)? = c as u8;
                     w += 1;
-                    at = p + 2;
                 } else {
-                    let next = lex::escape_ok(bytes, p, true)?;
-                    let (c, _) = super::unescape::decode_escape(bytes.get(p + 1..next)?);
                     w += c.encode_utf8(out.get_mut(w..)?).len();
-                    at = next;
                 }
+                at = next;
             }
             _ => return None,
         }
