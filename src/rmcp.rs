@@ -341,10 +341,18 @@ fn one_pass(
             _ => return None,
         }
     }
-    // Long: the text so far, then the rest a block at a time.
+    // Long: the text so far, then the rest a block at a time, in a scratch
+    // grown once to its room (zeroed, as `unescape_rest` writes into a
+    // slice; a fresh allocation, not a `realloc` that copies the old one).
     let w = runs.len();
-    if scratch.len() < w {
-        scratch.resize(w, 0);
+    let room = w + bytes.len().saturating_sub(p);
+    if scratch.len() < room {
+        // Not `vec![0; room]` (the lint's advice): glibc's `calloc` bypasses
+        // its thread cache (see `unescaped`).
+        #[allow(clippy::slow_vector_initialization)]
+        let mut grown = Vec::with_capacity(room);
+        grown.resize(room, 0);
+        *scratch = grown;
     }
     scratch.get_mut(..w)?.copy_from_slice(runs.as_bytes());
     let (end, len) = text::unescape_rest(bytes, p, w, scratch)?;

@@ -408,19 +408,30 @@ pub(crate) fn unescape_rest(
                 at + n
             }
         };
-        match bytes.get(p) {
-            Some(b'"') => return Some((p, w)),
-            Some(b'\\') => {
-                let (c, next) = lex::escape_char(bytes, p)?;
-                if c.is_ascii() {
-                    *out.get_mut(w)? = c as u8;
-                    w += 1;
-                } else {
-                    w += c.encode_utf8(out.get_mut(w..)?).len();
+        let mut p = p;
+        loop {
+            match bytes.get(p) {
+                Some(b'"') => return Some((p, w)),
+                Some(b'\\') => {
+                    let (c, next) = lex::escape_char(bytes, p)?;
+                    if c.is_ascii() {
+                        *out.get_mut(w)? = c as u8;
+                        w += 1;
+                    } else {
+                        w += c.encode_utf8(out.get_mut(w..)?).len();
+                    }
+                    at = next;
+                    // An escape right after an escape (`\\uXXXX` text, as
+                    // Python's `json.dumps` writes non-ASCII) is taken
+                    // without a block's reload.
+                    if bytes.get(at) == Some(&b'\\') {
+                        p = at;
+                        continue;
+                    }
+                    break;
                 }
-                at = next;
+                _ => return None,
             }
-            _ => return None,
         }
     }
 }
