@@ -24,6 +24,7 @@
 use crate::error::{BodyError, BodyErrorKind as K};
 
 use super::borrowed::JsonStr;
+use super::lex;
 use super::number::{Num, Number};
 use super::shape::Key;
 use super::text::{self, Stop};
@@ -93,7 +94,7 @@ impl<'a> Cursor<'a> {
             return self.ws_run();
         }
         match self.buf.get(self.pos) {
-            Some(b' ' | b'\t' | b'\n' | b'\r') => self.ws_run(),
+            Some(&c) if lex::is_ws(c) => self.ws_run(),
             other => other.copied(),
         }
     }
@@ -102,7 +103,7 @@ impl<'a> Cursor<'a> {
     fn ws_run(&mut self) -> Option<u8> {
         loop {
             match self.buf.get(self.pos) {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(&c) if lex::is_ws(c) => self.pos += 1,
                 other => return other.copied(),
             }
         }
@@ -226,19 +227,7 @@ impl<'a> Cursor<'a> {
         Ok((text, key))
     }
 
-    // ----- literals and numbers ----------------------------------------
-
-    pub(super) fn literal(&mut self, word: &[u8]) -> Result<(), BodyError> {
-        for (i, &expected) in word.iter().enumerate() {
-            match self.buf.get(self.pos + i) {
-                None => return Err(BodyError::new(K::Eof, self.buf.len())),
-                Some(&c) if c == expected => {}
-                Some(_) => return Err(BodyError::new(K::InvalidLiteral, self.pos + i)),
-            }
-        }
-        self.pos += word.len();
-        Ok(())
-    }
+    // ----- numbers ----------------------------------------------------
 
     /// A number, fully: serde_json's class for it, or its error (the
     /// [`Number`] lexeme over the rest of the buffer as the last bytes).

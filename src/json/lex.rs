@@ -197,6 +197,25 @@ fn hex_prefix<const TABLE: bool>(b: &[u8]) -> (u16, usize) {
     (n, k)
 }
 
+/// The literal a value that starts with `first` (`t`, `f` or `n`) must
+/// spell: the one statement of `true`, `false` and `null` for every engine.
+#[inline(always)]
+pub(crate) const fn literal(first: u8) -> &'static [u8] {
+    match first {
+        b't' => b"true",
+        b'f' => b"false",
+        _ => b"null",
+    }
+}
+
+/// Whether `c` is JSON whitespace (space, tab, line feed, carriage
+/// return): the one statement of the set, for every engine (the cursor,
+/// the streaming driver, the walk over validated text).
+#[inline(always)]
+pub(crate) const fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// What the code unit of a `\uXXXX` escape is: [`utf16`]'s answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Utf16 {

@@ -40,6 +40,7 @@ use crate::json::cursor::Cursor;
 use crate::json::event::{Ev, Field, Sink, named, reads_raw, reads_string};
 use crate::json::find;
 use crate::json::items::{ContentsWalk, Items};
+use crate::json::lex;
 use crate::json::nest::{self, Word};
 use crate::json::shape::{self, ERROR_KEYS, NameTable, REQUEST_KEYS, RESULT_KEYS};
 use crate::json::walk::WINDOW;
@@ -277,9 +278,9 @@ impl Machine {
                 None if eof => None,
                 None => break,
             };
-            if matches!(c, Some(b' ' | b'\t' | b'\n' | b'\r')) && self.st.skips_ws() {
+            if c.is_some_and(lex::is_ws) && self.st.skips_ws() {
                 i += 1;
-                while matches!(chunk.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                while chunk.get(i).copied().is_some_and(lex::is_ws) {
                     i += 1;
                 }
                 continue;

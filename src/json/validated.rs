@@ -8,6 +8,7 @@
 //! step moves forward or stops, and an unexpected byte ends the walk.
 
 use super::borrowed::{JsonStr, RawJson};
+use super::lex;
 
 /// Skips JSON whitespace (space, tab, line feed, carriage return). Inlined
 /// on hosts; on microcontrollers ([`HOST`](super::find::HOST) false) a call
@@ -31,7 +32,7 @@ fn ws_call(b: &[u8]) -> &[u8] {
 #[inline]
 fn ws_loop(mut b: &[u8]) -> &[u8] {
     while let Some((&c, rest)) = b.split_first() {
-        if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+        if !lex::is_ws(c) {
             break;
         }
         b = rest;
@@ -146,7 +147,7 @@ pub(crate) fn value(b: &[u8]) -> (&[u8], &[u8]) {
         }
         _ => b
             .iter()
-            .position(|&c| matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+            .position(|&c| matches!(c, b',' | b']' | b'}') || lex::is_ws(c))
             .unwrap_or(b.len()),
     };
     b.split_at(len.min(b.len()))

@@ -65,6 +65,7 @@ use crate::error::{BodyError, BodyErrorKind as K, Detail};
 
 use super::borrowed::RawJson;
 use super::cursor::Cursor;
+use super::lex;
 use super::nest::{self, BITS, Word};
 use super::number::Number;
 use super::shape::{Key, SCOPE_KEYS, ScopeRule};
@@ -473,18 +474,11 @@ impl Cursor<'_> {
                             self.number_value(full)?;
                         }
                         Some(c @ (b't' | b'f' | b'n')) => {
-                            let word: &'static [u8] = match c {
-                                b't' => b"true",
-                                b'f' => b"false",
-                                _ => b"null",
-                            };
-                            if R {
-                                w.lit = c;
-                                w.lit_i = 0;
-                                at = At::Lit;
-                                continue;
-                            }
-                            self.literal(word)?;
+                            // Both lanes read a literal in `At::Lit`.
+                            w.lit = c;
+                            w.lit_i = 0;
+                            at = At::Lit;
+                            continue;
                         }
                         Some(_) => return Err(self.err(K::ExpectedValue)),
                         None => {
@@ -585,7 +579,7 @@ impl Cursor<'_> {
                 },
                 // The resumable lane's lexemes (the whole-buffer lane never
                 // enters these states: its lexemes read whole).
-                At::Key | At::Str | At::Num | At::Lit if !R => return Err(self.err(K::Eof)),
+                At::Key | At::Str | At::Num if !R => return Err(self.err(K::Eof)),
                 At::Key | At::Str => {
                     let Some(end) = w
                         .text
@@ -613,13 +607,11 @@ impl Cursor<'_> {
                     w.number.finish()?;
                     at = At::After;
                 }
+                // A literal, in both lanes: the rest of its word from
+                // `lit_i` on (the resumable lane resumes inside it).
                 At::Lit => {
+                    let word = lex::literal(w.lit);
                     loop {
-                        let word: &[u8] = match w.lit {
-                            b't' => b"true",
-                            b'f' => b"false",
-                            _ => b"null",
-                        };
                         let want = word.get(usize::from(w.lit_i)).copied();
                         if want.is_none() {
                             break;
@@ -863,9 +855,7 @@ mod tests {
     }
 
     fn skip_ws(b: &[u8]) -> Option<u8> {
-        b.iter()
-            .copied()
-            .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        b.iter().copied().find(|&c| !crate::json::lex::is_ws(c))
     }
 
     /// A chunked syntax check refuses to go deeper than its stack, at the
