@@ -407,10 +407,10 @@ impl<'a> Items<'a> for Build<'a> {
             self.blob.take(),
             self.meta.take(),
         );
-        let is_text = shape.is_text();
-        if !is_text && !shape.is_blob() {
+        if !shape.is_item() {
             return false;
         }
+        let is_text = shape.is_text();
         let uri = uri.unwrap_or_default();
         let meta = meta.map(|m| MetaObject(object(m, self.body)));
         self.items.push(match (is_text, text) {

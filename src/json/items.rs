@@ -141,7 +141,7 @@ pub(crate) trait Items<'a>: Sink {
     /// valid text or blob item.
     #[inline]
     fn item_end(&mut self, shape: &ItemShape) -> bool {
-        shape.is_text() || shape.is_blob()
+        shape.is_item()
     }
     /// The `contents` array closed just before offset `end`.
     #[inline]
@@ -337,7 +337,7 @@ impl<'a> Cursor<'a> {
                     Some(b'}') => {
                         self.pos += 1;
                         let ok = if R {
-                            c.item.is_text() || c.item.is_blob()
+                            c.item.is_item()
                         } else {
                             sink.item_end(&c.item)
                         };
@@ -593,7 +593,7 @@ mod tests {
         }
 
         fn item_end(&mut self, shape: &ItemShape) -> bool {
-            let ok = shape.is_text() || shape.is_blob();
+            let ok = shape.is_item();
             if ok {
                 self.0.push(format!("end {}", shape.is_text()));
             }

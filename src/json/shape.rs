@@ -129,6 +129,13 @@ impl ItemShape {
         self.has(ItemKey::Text)
     }
 
+    /// Whether the item is a content item at all, a text or a blob one
+    /// (serde's untagged choice takes one of the two or fails): the one
+    /// statement of the item verdict.
+    pub(crate) const fn is_item(&self) -> bool {
+        self.is_text() || self.is_blob()
+    }
+
     pub(crate) const fn is_blob(&self) -> bool {
         self.has(ItemKey::Blob)
     }

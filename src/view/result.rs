@@ -435,7 +435,7 @@ impl<'a> Items<'a> for Found<'a> {
     #[inline]
     fn item_end(&mut self, shape: &ItemShape) -> bool {
         self.shape = *shape;
-        shape.is_text() || shape.is_blob()
+        shape.is_item()
     }
 }
 
