@@ -78,6 +78,25 @@
 //!   the rmcp builder takes each kept string as the scan reaches it, so
 //!   that bytes become rmcp values in one pass (`rmcp.rs`).
 
+//! # Adding a top-level field
+//!
+//! Where a field of a result, an error or a request is stated today (the
+//! body driver is still two: the views' decodes over [`body`]'s cursor, and
+//! the streaming driver in [`resume`]):
+//!
+//! 1. its name, in the body's name table ([`shape`]: `RESULT_KEYS`, …) and
+//!    the errors' field names (`error.rs`);
+//! 2. its rule: what its value takes ([`body::take`]), whether it is
+//!    required ([`shape::required`]), and a typed rule of its own if it has
+//!    one (like [`shape::ttl_ms`]);
+//! 3. its typed reader: the view's decode (`view/`), and for the stream its
+//!    [`event::Field`], its row in `resume.rs`'s field table and its end
+//!    (`field_end`);
+//!
+//! then each public API that exposes it: the view's accessor, the
+//! encoder's method (`encode/builder.rs`), the reader's event
+//! (`stream/reader.rs`) and the rmcp field (`rmcp.rs`).
+
 pub(crate) mod body;
 pub(crate) mod borrowed;
 pub(crate) mod cursor;
