@@ -846,6 +846,7 @@ impl Gateway {
                     RelayEnd::TooLarge(e) => e.to_string(),
                     RelayEnd::Downstream(e) => format!("downstream write failed ({e})"),
                     RelayEnd::Answered(_) | RelayEnd::NotServed => String::new(),
+                    other => other.to_string(),
                 };
                 notes.detail.push(format!(
                     "ask {ask}: {what}; reset downstream after {} B",

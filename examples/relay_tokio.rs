@@ -129,7 +129,10 @@ async fn run(case: &Case) -> Result<(usize, Downstream), String> {
     }
     match relayed.end {
         // Upstream is left mid-message: reset it too.
-        RelayEnd::Malformed(_) | RelayEnd::TooLarge(_) | RelayEnd::Downstream(_) => {
+        RelayEnd::Malformed(_)
+        | RelayEnd::TooLarge(_)
+        | RelayEnd::Downstream(_)
+        | RelayEnd::WriteZero => {
             reset(up).map_err(e("reset upstream"))?;
         }
         _ => drop(up),

@@ -21,8 +21,11 @@
 //! is not an error, such as the relay's
 //! [`RelayEnd`](crate::exchange::RelayEnd), names its case once and then what
 //! the error it carries adds (`malformed frame: control character in string
-//! at byte 60003`; `message larger than the 4096-byte cap`). `tests/display.rs`
-//! pins these lines.
+//! at byte 60003`; `message larger than the 4096-byte cap`). The relay's
+//! errors, [`Refused`](crate::exchange::Refused) and
+//! [`RelayError`](crate::exchange::RelayError), print that same line, so the
+//! frame error they print is not their `source()` as well. `tests/display.rs`
+//! pins these lines and walks every error's chain.
 
 use core::fmt;
 

@@ -237,6 +237,8 @@ pub fn relay_target(data: &[u8]) {
                 show()
             );
         }
+        // This writer never returns `Ok(0)` for bytes.
+        other => panic!("unexpected end {other:?}: {}", show()),
     }
 
     // 3. With nothing in the way, the message's own end.

@@ -50,6 +50,12 @@ pub enum RelayEnd<R = (), W = ()> {
     TooLarge(TooLarge),
     /// Writing downstream failed.
     Downstream(W),
+    /// The downstream writer made no progress: its `write` returned
+    /// `Ok(0)` for a non-empty chunk, which breaks the `embedded_io::Write`
+    /// contract (a writer that can take no more bytes returns an error of
+    /// kind `WriteZero`). A downstream failure, as
+    /// [`Downstream`](Self::Downstream), with no error to carry.
+    WriteZero,
 }
 
 impl<R, W> RelayEnd<R, W> {
@@ -58,9 +64,11 @@ impl<R, W> RelayEnd<R, W> {
     pub const fn downstream(&self) -> Downstream {
         match self {
             Self::Answered(_) | Self::NotServed => Downstream::Close,
-            Self::Unanswered(_) | Self::Malformed(_) | Self::TooLarge(_) | Self::Downstream(_) => {
-                Downstream::Abort
-            }
+            Self::Unanswered(_)
+            | Self::Malformed(_)
+            | Self::TooLarge(_)
+            | Self::Downstream(_)
+            | Self::WriteZero => Downstream::Abort,
         }
     }
 
@@ -76,7 +84,7 @@ impl<R, W> RelayEnd<R, W> {
             Self::Malformed(_) => Some(Event::MalformedMessage),
             Self::NotServed => Some(Event::CleanClose),
             Self::Unanswered(_) => Some(Event::PathAborted),
-            Self::TooLarge(_) | Self::Downstream(_) => None,
+            Self::TooLarge(_) | Self::Downstream(_) | Self::WriteZero => None,
         }
     }
 
@@ -89,8 +97,8 @@ impl<R, W> RelayEnd<R, W> {
     /// # Errors
     ///
     /// [`RelayError::Unanswered`], [`RelayError::Malformed`],
-    /// [`RelayError::TooLarge`] or [`RelayError::Downstream`]: the end of
-    /// the same name.
+    /// [`RelayError::TooLarge`], [`RelayError::Downstream`] or
+    /// [`RelayError::WriteZero`]: the end of the same name.
     ///
     /// # Examples
     ///
@@ -116,6 +124,7 @@ impl<R, W> RelayEnd<R, W> {
             Self::Malformed(e) => Err(RelayError::Malformed(e)),
             Self::TooLarge(e) => Err(RelayError::TooLarge(e)),
             Self::Downstream(e) => Err(RelayError::Downstream(e)),
+            Self::WriteZero => Err(RelayError::WriteZero),
         }
     }
 
@@ -132,6 +141,7 @@ impl<R, W> RelayEnd<R, W> {
             Self::Malformed(e) => RelayEnd::Malformed(e),
             Self::TooLarge(e) => RelayEnd::TooLarge(e),
             Self::Downstream(e) => RelayEnd::Downstream(downstream(e)),
+            Self::WriteZero => RelayEnd::WriteZero,
         }
     }
 }
@@ -166,9 +176,13 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayEnd<R, W> {
             Self::Malformed(e) => write!(f, "malformed frame: {e}"),
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
             Self::Downstream(e) => cause(f, "downstream write failed", e),
+            Self::WriteZero => f.write_str(WRITE_ZERO),
         }
     }
 }
+
+/// How [`RelayEnd::WriteZero`] and [`RelayError::WriteZero`] print.
+const WRITE_ZERO: &str = "downstream write failed (the writer accepted no bytes)";
 
 /// `what`, then the transport's error in parentheses: not for a cause that
 /// carries nothing (a zero-sized type, as `()` where the caller had no
@@ -196,6 +210,9 @@ pub enum RelayError<R = (), W = ()> {
     TooLarge(TooLarge),
     /// Writing downstream failed.
     Downstream(W),
+    /// The downstream writer made no progress (`Ok(0)` for a non-empty
+    /// chunk): see [`RelayEnd::WriteZero`].
+    WriteZero,
 }
 
 impl<R, W> RelayError<R, W> {
@@ -222,15 +239,20 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayError<R, W> {
             Self::Malformed(e) => write!(f, "malformed frame: {e}"),
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
             Self::Downstream(e) => cause(f, "downstream write failed", e),
+            Self::WriteZero => f.write_str(WRITE_ZERO),
         }
     }
 }
 
 impl<R: fmt::Debug, W: fmt::Debug> core::error::Error for RelayError<R, W> {
+    /// `Malformed` prints its [`FrameError`] after `malformed frame: `, so
+    /// its source is the frame error's own `source()` (which is `None`),
+    /// never the frame error itself: a reporter that walks `source()`
+    /// says each fact once. The other variants have none.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Malformed(e) => Some(e),
-            Self::Unanswered(_) | Self::TooLarge(_) | Self::Downstream(_) => None,
+            Self::Malformed(e) => core::error::Error::source(e),
+            Self::Unanswered(_) | Self::TooLarge(_) | Self::Downstream(_) | Self::WriteZero => None,
         }
     }
 }
@@ -260,9 +282,12 @@ impl fmt::Display for Refused {
 }
 
 impl core::error::Error for Refused {
+    /// As [`RelayError`]'s: `Malformed` prints its [`FrameError`], so its
+    /// source is the frame error's own `source()` (`None`), never the frame
+    /// error itself.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Malformed(e) => Some(e),
+            Self::Malformed(e) => core::error::Error::source(e),
             Self::TooLarge(_) => None,
         }
     }
@@ -588,15 +613,11 @@ macro_rules! relay_body {
                     break refused.into();
                 }
                 let mut rest = chunk;
+                // `write` in a loop, never `write_all`: embedded-io's
+                // panics on `Ok(0)`, which this loop turns into an end.
                 while !rest.is_empty() {
                     match $downstream.write(rest)$(.$await)? {
-                        Ok(0) => match $downstream.write_all(rest)$(.$await)? {
-                            Ok(()) => {
-                                forwarded += rest.len();
-                                rest = &[];
-                            }
-                            Err(e) => break 'relay RelayEnd::Downstream(e),
-                        },
+                        Ok(0) => break 'relay RelayEnd::WriteZero,
                         Ok(n) => {
                             let n = n.min(rest.len());
                             forwarded += n;
@@ -635,9 +656,10 @@ macro_rules! relay_body {
 ///   never a message of its own). After `Unanswered` upstream has already
 ///   ended.
 ///
-/// A writer whose `write` returns `Ok(0)` for bytes breaks the
-/// `embedded_io::Write` contract; the rest of the chunk then goes to its
-/// `write_all`, which panics for it in embedded-io 0.7.
+/// A writer whose `write` returns `Ok(0)` for a non-empty chunk (which
+/// breaks the `embedded_io::Write` contract: it should return an error of
+/// kind `WriteZero`) makes no progress: the relay stops there with
+/// [`RelayEnd::WriteZero`], a downstream failure, and never panics.
 ///
 /// ```compile_fail
 /// # #![deny(unused_must_use)]

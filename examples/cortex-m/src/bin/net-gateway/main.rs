@@ -644,6 +644,7 @@ impl core::fmt::Display for PathOutcome<'_> {
             RelayEnd::Malformed(e) => write!(f, "malformed ({e})"),
             RelayEnd::TooLarge(e) => write!(f, "too large ({e})"),
             RelayEnd::Downstream(e) => write!(f, "downstream failed ({e})"),
+            _ => f.write_str("other end"),
         }
     }
 }

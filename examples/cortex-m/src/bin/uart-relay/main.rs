@@ -148,6 +148,7 @@ fn report(path: u32, end: &RelayEnd<UpError, core::convert::Infallible>, counts:
         RelayEnd::Malformed(e) => line!("malformed ({})", e),
         RelayEnd::TooLarge(e) => line!("too large ({})", e),
         RelayEnd::Downstream(never) => match *never {},
+        _ => line!("other end"),
     }
 }
 
