@@ -17,6 +17,10 @@ use crate::json::str::{JsonStr, RawJson, next_key};
 
 /// A validated read-resource result:
 /// `{"resultType"?, "ttlMs"?, "cacheScope"?, "contents": […], "_meta"?}`.
+///
+/// `==` compares the result's JSON text as it stands, byte for byte, as
+/// [`RawJson`]'s does: two spellings of one value are two views. Compare
+/// the accessors for values (a [`JsonStr`] compares its unescaped text).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ResultView<'a> {
     json: &'a [u8],
@@ -30,9 +34,38 @@ pub struct ResultView<'a> {
 }
 
 impl<'a> ResultView<'a> {
-    /// Validates result JSON exactly as
-    /// `serde_json::from_slice::<rmcp::model::ReadResourceResult>`.
-    pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+    /// Validates result JSON (a frame's body, without its tag byte) exactly
+    /// as `serde_json::from_slice::<rmcp::model::ReadResourceResult>`, as
+    /// [`RequestView::decode`](crate::RequestView::decode) does for a
+    /// request: for a body that came without its tag, or whose tag was
+    /// read apart. [`Frame::decode`](crate::Frame::decode) of the tag `0`
+    /// and these bytes gives the same view, or the same error one byte
+    /// further on.
+    ///
+    /// # Errors
+    ///
+    /// [`BodyError`] with the offset of the first defect **from the first
+    /// byte of `json`**, for every input the reference rejects (and no
+    /// other).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{BodyErrorKind, Frame, FrameError, ResultView};
+    ///
+    /// let view = ResultView::decode(br#"{"contents":[{"uri":"docs://a","text":"hi"}]}"#)?;
+    /// assert_eq!(view.contents().len(), 1);
+    ///
+    /// let bad = br#"{"contents":[{"uri":"docs://a"}]}"#;
+    /// let err = ResultView::decode(bad).unwrap_err();
+    /// assert_eq!(err.kind(), BodyErrorKind::MissingField);
+    /// // The frame's error is the same, counted from the tag byte.
+    /// let frame = [b"\x00".as_slice(), bad].concat();
+    /// let Err(FrameError::Body(framed)) = Frame::decode(&frame) else { panic!() };
+    /// assert_eq!((framed.kind(), framed.offset()), (err.kind(), err.offset() + 1));
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
         if crate::json::find::HOST {
             Self::decode_with(json, &mut Spans::default())
         } else {
@@ -338,6 +371,10 @@ pub enum Body<'a> {
 }
 
 /// One item of a result's `contents`.
+///
+/// `==` compares the item's JSON text as it stands, byte for byte, as
+/// [`RawJson`]'s does: two spellings of one value are two views. Compare
+/// the accessors for values (a [`JsonStr`] compares its unescaped text).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Content<'a> {
     json: &'a [u8],
