@@ -271,7 +271,7 @@ impl Resource {
         let decided_at = match Frame::decode(&self.message) {
             Err(FrameError::Body(e)) if e.kind() == BodyErrorKind::Eof => len,
             Err(FrameError::Body(e)) => e.offset(),
-            Err(FrameError::Empty | FrameError::UnknownTag(_)) | Ok(_) => 0,
+            Err(_) | Ok(_) => 0,
         };
         if decided_at >= cap {
             (Outcome::TooLarge, None)

@@ -241,7 +241,7 @@ pub fn is_known_result_type(result_type: &str) -> bool {
 }
 
 /// A failed spec check: what is wrong, and where.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SpecError {
     item: Option<u32>,
@@ -291,7 +291,7 @@ impl fmt::Display for SpecError {
 impl core::error::Error for SpecError {}
 
 /// The kind of a [`SpecError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum SpecErrorKind {

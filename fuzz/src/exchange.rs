@@ -501,11 +501,16 @@ fn relays(message: &[u8], plan: &RelayPlan) {
     let show = || format!("{sync:?} / {not_sync:?}, message {}", hex(message));
     assert_eq!(sync, not_sync, "relay and relay_async differ: {}", show());
     assert_eq!(d1.got, d2.got, "{}", show());
-    assert_eq!(d1.got.as_slice(), &message[..sync.forwarded], "{}", show());
-    match sync.end {
+    assert_eq!(
+        d1.got.as_slice(),
+        &message[..sync.forwarded()],
+        "{}",
+        show()
+    );
+    match *sync.end() {
         RelayEnd::Downstream(ErrorKind::Interrupted) => {
             assert!(
-                plan.flush_fails && sync.forwarded == message.len(),
+                plan.flush_fails && sync.forwarded() == message.len(),
                 "{}",
                 show()
             );
@@ -515,7 +520,7 @@ fn relays(message: &[u8], plan: &RelayPlan) {
         RelayEnd::Answered(_) => assert!(!plan.flush_fails, "{}", show()),
         _ => {}
     }
-    relay_end_api(sync.end);
+    relay_end_api(*sync.end());
 
     // The push API over the relay's reads, with nothing going downstream:
     // the end the relay gives when the downstream never fails.
@@ -561,9 +566,14 @@ fn relays(message: &[u8], plan: &RelayPlan) {
         let _ = end.into_result().map_err(StreamEnd::from);
         end.into()
     };
-    let downstream_failed = matches!(sync.end, RelayEnd::Downstream(_) | RelayEnd::WriteZero);
+    let downstream_failed = matches!(sync.end(), RelayEnd::Downstream(_) | RelayEnd::WriteZero);
     if !downstream_failed {
-        assert_eq!(pushed, sync.end, "StreamPath and relay differ: {}", show());
+        assert_eq!(
+            pushed,
+            *sync.end(),
+            "StreamPath and relay differ: {}",
+            show()
+        );
     }
     assert_eq!(StreamPath::default().cap(), None);
 }

@@ -32,8 +32,9 @@ pub enum Downstream {
 /// [`downstream`](Self::downstream) says whether to close or abort the
 /// downstream path; [`into_result`](Self::into_result) gives the ends that
 /// abort as a [`RelayError`], for `?`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "the end says whether to close or abort the downstream path: see `RelayEnd::downstream`"]
+#[non_exhaustive]
 pub enum RelayEnd<R = (), W = ()> {
     /// A valid frame was forwarded whole, then upstream closed cleanly.
     Answered(Tag),
@@ -199,8 +200,9 @@ fn cause<E: fmt::Debug>(f: &mut fmt::Formatter<'_>, what: &str, e: &E) -> fmt::R
 /// The ends of a relay that abort downstream, as an error:
 /// [`RelayEnd::into_result`]'s `Err`. Each variant is the [`RelayEnd`] of
 /// the same name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "a relay that ends in an error must abort the downstream path"]
+#[non_exhaustive]
 pub enum RelayError<R = (), W = ()> {
     /// Upstream ended abruptly: the exchange is unanswered.
     Unanswered(R),
@@ -261,9 +263,10 @@ impl<R: fmt::Debug, W: fmt::Debug> core::error::Error for RelayError<R, W> {
 /// downstream, and stop reading upstream (reset it: it is left mid-message).
 ///
 /// Converts into [`RelayEnd`], [`RelayError`] and [`StreamEnd`] with `From`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "a refused chunk means: abort downstream, reset upstream"]
+#[non_exhaustive]
 pub enum Refused {
     /// The bytes so far are not a valid frame (the error
     /// [`Frame::decode`](crate::Frame::decode) gives for them).
@@ -296,9 +299,10 @@ impl core::error::Error for Refused {
 /// How a path pushed through a [`StreamPath`] ended when upstream closed
 /// cleanly ([`StreamPath::close`]): a [`RelayEnd`] without transport causes,
 /// which converts into any `RelayEnd<R, W>` with `From`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "the end says whether to close or abort the downstream path: see `StreamEnd::downstream`"]
+#[non_exhaustive]
 pub enum StreamEnd {
     /// A valid frame was pushed whole.
     Answered(Tag),
@@ -576,18 +580,58 @@ impl StreamPath {
     }
 }
 
-/// How a relay over transports went: its end, and how many bytes went
-/// downstream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a relay over transports went: its [`end`](Self::end), and how many
+/// bytes went downstream ([`forwarded`](Self::forwarded)).
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "embedded-io")] {
+/// use diverge_frame::exchange::{Downstream, RelayEnd, relay};
+/// use diverge_frame::Tag;
+///
+/// let frame = b"\x01{\"code\":1,\"message\":\"m\"}";
+/// let (mut up, mut out) = (&frame[..], [0u8; 64]);
+/// let mut down = &mut out[..];
+/// let relayed = relay(&mut up, &mut down, &mut [0u8; 16], None);
+/// assert_eq!(relayed.end().downstream(), Downstream::Close);
+/// assert_eq!(relayed.forwarded(), frame.len());
+/// assert_eq!(relayed.into_end(), RelayEnd::Answered(Tag::Error));
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "`end` says whether to close or abort the downstream path"]
 pub struct Relayed<R, W> {
+    end: RelayEnd<R, W>,
+    forwarded: usize,
+}
+
+impl<R, W> Relayed<R, W> {
+    /// A relay's outcome, for a caller's own relay loop that reports as
+    /// [`relay`] does: `end`, after `forwarded` bytes went downstream.
+    pub const fn new(end: RelayEnd<R, W>, forwarded: usize) -> Self {
+        Self { end, forwarded }
+    }
+
     /// How it ended, and so what to do downstream
     /// ([`RelayEnd::downstream`]).
-    pub end: RelayEnd<R, W>,
+    pub const fn end(&self) -> &RelayEnd<R, W> {
+        &self.end
+    }
+
+    /// The end, by value (the transports' errors need not be `Copy`).
+    pub fn into_end(self) -> RelayEnd<R, W> {
+        self.end
+    }
+
     /// Bytes the downstream writer accepted: every `Ok(n)` of its `write`,
     /// partial writes included, also those of a chunk whose writing then
-    /// failed (a `Downstream` end). Never more than the bytes read.
-    pub forwarded: usize,
+    /// failed (a `Downstream` or `WriteZero` end). Never more than the
+    /// bytes read.
+    #[must_use]
+    pub const fn forwarded(&self) -> usize {
+        self.forwarded
+    }
 }
 
 /// The relay's loop, written once for [`relay`] and [`relay_async`]: the

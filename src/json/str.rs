@@ -38,7 +38,7 @@ use super::skip;
 /// use diverge_frame::RequestView;
 ///
 /// let plain = RequestView::decode(br#"{"uri":"docs://a/b"}"#)?.uri();
-/// let escaped = RequestView::decode(br#"{"uri":"docs:\/\/a\/b"}"#)?.uri();
+/// let escaped = RequestView::decode(br#"{"uri":"docs:\/\/a\/\u0062"}"#)?.uri();
 /// assert_eq!(plain, escaped); // one text
 /// assert!(!plain.raw_eq(&escaped)); // two spellings
 /// # Ok::<(), diverge_frame::BodyError>(())
@@ -50,13 +50,41 @@ pub struct JsonStr<'a> {
 }
 
 /// The caller's buffer was too small for the unescaped or decoded text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CapacityError {
+    needed: usize,
+    available: usize,
+}
+
+impl CapacityError {
+    /// The whole output needs `needed` bytes and the buffer had
+    /// `available`: for a caller's own unescaping that reports as the
+    /// crate's does.
+    ///
+    /// ```
+    /// use diverge_frame::CapacityError;
+    ///
+    /// let e = CapacityError::new(10, 4);
+    /// assert_eq!((e.needed(), e.available()), (10, 4));
+    /// assert_eq!(e.to_string(), "buffer too small: 10 bytes needed, 4 available");
+    /// ```
+    #[must_use]
+    pub const fn new(needed: usize, available: usize) -> Self {
+        Self { needed, available }
+    }
+
     /// How many bytes the whole output needs.
-    pub needed: usize,
+    #[must_use]
+    pub const fn needed(&self) -> usize {
+        self.needed
+    }
+
     /// How many bytes the buffer had.
-    pub available: usize,
+    #[must_use]
+    pub const fn available(&self) -> usize {
+        self.available
+    }
 }
 
 impl fmt::Display for CapacityError {
@@ -90,7 +118,7 @@ impl<'a> JsonStr<'a> {
     /// ```
     /// use diverge_frame::RequestView;
     ///
-    /// let a = RequestView::decode(br#"{"uri":"a"}"#)?.uri();
+    /// let a = RequestView::decode(br#"{"uri":"\u0061"}"#)?.uri();
     /// let b = RequestView::decode(br#"{"uri":"a"}"#)?.uri();
     /// assert!(a == b && !a.raw_eq(&b));
     /// assert!(a.raw_eq(&a));

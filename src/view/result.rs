@@ -56,7 +56,7 @@ impl<'a> ResultView<'a> {
     /// let view = ResultView::decode(br#"{"contents":[{"uri":"docs://a","text":"hi"}]}"#)?;
     /// assert_eq!(view.contents().len(), 1);
     ///
-    /// let bad = br#"{"contents":[{"uri":"docs://a"}]}"#;
+    /// let bad = br#"{"ttlMs":1}"#;
     /// let err = ResultView::decode(bad).unwrap_err();
     /// assert_eq!(err.kind(), BodyErrorKind::MissingField);
     /// // The frame's error is the same, counted from the tag byte.
