@@ -453,12 +453,26 @@ impl fmt::Display for StreamEnd {
 /// assert!(err.to_string().starts_with("malformed frame: "));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// `Debug` shows where it stands (`StreamPath { tag: Some(Result), len: 42,
+/// cap: None, refused: None }`), not the validator's machine.
+#[derive(Clone)]
 pub struct StreamPath {
     validator: FrameValidator,
     cap: usize,
     len: usize,
     refused: Option<Refused>,
+}
+
+impl fmt::Debug for StreamPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamPath")
+            .field("tag", &self.tag())
+            .field("len", &self.len)
+            .field("cap", &self.cap())
+            .field("refused", &self.refused)
+            .finish()
+    }
 }
 
 impl Default for StreamPath {

@@ -3,6 +3,8 @@
 //! On hosts by the walker over validated text ([`next_member`]); on
 //! microcontrollers by the scanner's lexemes, which every decode links.
 
+use core::iter::FusedIterator;
+
 use crate::json::scan::Scanner;
 use crate::json::str::{JsonStr, RawJson, next_member};
 
@@ -57,6 +59,8 @@ impl<'a> Iterator for Members<'a> {
         Some((key, value))
     }
 }
+
+impl FusedIterator for Members<'_> {}
 
 /// Microcontrollers' [`next_member`], by the scanner: `b` is an
 /// object from its `{` (before the first member) or the bytes after a

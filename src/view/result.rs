@@ -610,6 +610,57 @@ impl fmt::Display for ResultView<'_> {
     }
 }
 
+/// `cacheScope`'s wire spelling, `public` or `private` (as
+/// [`CacheScope::as_str`]).
+impl fmt::Display for CacheScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::str::FromStr for CacheScope {
+    type Err = ParseCacheScopeError;
+
+    /// The scope a wire spelling names, exactly as the reference reads a
+    /// `cacheScope` string: `public` or `private`, case and all.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseCacheScopeError`] for any other text. (The empty string,
+    /// which a frame's decoder reads as no scope, is not a scope either.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::CacheScope;
+    ///
+    /// assert_eq!("private".parse(), Ok(CacheScope::Private));
+    /// assert_eq!(CacheScope::Public.to_string(), "public");
+    /// assert!("Public".parse::<CacheScope>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, ParseCacheScopeError> {
+        match s {
+            "public" => Ok(Self::Public),
+            "private" => Ok(Self::Private),
+            _ => Err(ParseCacheScopeError),
+        }
+    }
+}
+
+/// Text that is not a [`CacheScope`]'s wire spelling (`"public"` or
+/// `"private"`), from [`str::parse`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ParseCacheScopeError;
+
+impl fmt::Display for ParseCacheScopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown cacheScope (expected \"public\" or \"private\")")
+    }
+}
+
+impl core::error::Error for ParseCacheScopeError {}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
