@@ -130,8 +130,12 @@ impl<'a> RawFrame<'a> {
         let json = self.json();
         let shifted = |e: crate::BodyError| FrameError::Body(e.shifted(1));
         match self.tag {
-            Tag::Result => ResultView::decode(json).map(Frame::Result).map_err(shifted),
-            Tag::Error => ErrorView::decode(json).map(Frame::Error).map_err(shifted),
+            Tag::Result => ResultView::decode_body(json)
+                .map(Frame::Result)
+                .map_err(shifted),
+            Tag::Error => ErrorView::decode_body(json)
+                .map(Frame::Error)
+                .map_err(shifted),
         }
     }
 }

@@ -50,7 +50,15 @@ impl<'a> ErrorView<'a> {
     /// assert_eq!(err.kind(), BodyErrorKind::InvalidType);
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
+    #[inline]
     pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_body(json)
+    }
+
+    /// [`decode`](Self::decode) for the crate's own callers, inlined into
+    /// them as [`ResultView`](crate::ResultView)'s is.
+    #[inline(always)]
+    pub(crate) fn decode_body(json: &'a [u8]) -> Result<Self, BodyError> {
         let mut s = Scanner::new(json);
         let mut code = None;
         let mut message = None;

@@ -65,7 +65,17 @@ impl<'a> ResultView<'a> {
     /// assert_eq!((framed.kind(), framed.offset()), (err.kind(), err.offset() + 1));
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
+    #[inline]
     pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_body(json)
+    }
+
+    /// [`decode`](Self::decode) for the crate's own callers, inlined into
+    /// them: made public, `decode` was no longer inlined into
+    /// `Frame::decode` on thumb, which cost 16 bytes of stack a frame
+    /// decode (8 with the hint alone).
+    #[inline(always)]
+    pub(crate) fn decode_body(json: &'a [u8]) -> Result<Self, BodyError> {
         if crate::json::find::HOST {
             Self::decode_with(json, &mut Spans::default())
         } else {
