@@ -271,7 +271,7 @@ impl Resource {
         let decided_at = match Frame::decode(&self.message) {
             Err(FrameError::Body(e)) if e.kind() == BodyErrorKind::Eof => len,
             Err(FrameError::Body(e)) => e.offset(),
-            Err(FrameError::Empty | FrameError::UnknownTag(_)) | Ok(_) => 0,
+            Err(_) | Ok(_) => 0,
         };
         if decided_at >= cap {
             (Outcome::TooLarge, None)
@@ -846,6 +846,7 @@ impl Gateway {
                     RelayEnd::TooLarge(e) => e.to_string(),
                     RelayEnd::Downstream(e) => format!("downstream write failed ({e})"),
                     RelayEnd::Answered(_) | RelayEnd::NotServed => String::new(),
+                    other => other.to_string(),
                 };
                 notes.detail.push(format!(
                     "ask {ask}: {what}; reset downstream after {} B",

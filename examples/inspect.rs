@@ -86,7 +86,7 @@ fn show(s: JsonStr<'_>) -> String {
     let mut buf = [0u8; 256];
     match s.unescape_into(&mut buf) {
         Ok(text) => format!("{text:?}"),
-        Err(e) => format!("<{} bytes>", e.needed),
+        Err(e) => format!("<{} bytes>", e.needed()),
     }
 }
 

@@ -120,16 +120,19 @@ async fn run(case: &Case) -> Result<(usize, Downstream), String> {
     let mut buf = [0u8; 4096];
     let relayed = relay_async(&mut up, &mut down, &mut buf, Some(CAP)).await;
     let (up, down) = (up.into_inner(), down.into_inner());
-    match relayed.end.downstream() {
+    match relayed.end().downstream() {
         Downstream::Close => {
             let mut down = down;
             down.shutdown().await.map_err(e("close downstream"))?;
         }
         Downstream::Abort => reset(down).map_err(e("reset downstream"))?,
     }
-    match relayed.end {
+    match *relayed.end() {
         // Upstream is left mid-message: reset it too.
-        RelayEnd::Malformed(_) | RelayEnd::TooLarge(_) | RelayEnd::Downstream(_) => {
+        RelayEnd::Malformed(_)
+        | RelayEnd::TooLarge(_)
+        | RelayEnd::Downstream(_)
+        | RelayEnd::WriteZero => {
             reset(up).map_err(e("reset upstream"))?;
         }
         _ => drop(up),
@@ -137,10 +140,10 @@ async fn run(case: &Case) -> Result<(usize, Downstream), String> {
     let _ = served.await;
     let got = client.await.map_err(|err| format!("client: {err}"))?;
 
-    if !(case.want)(&relayed.end) {
-        return Err(format!("unexpected relay end: {}", relayed.end));
+    if !(case.want)(relayed.end()) {
+        return Err(format!("unexpected relay end: {}", relayed.end()));
     }
-    match (relayed.end.downstream(), got) {
+    match (relayed.end().downstream(), got) {
         (Downstream::Close, Ok(got)) if got == case.bytes => Ok((got.len(), Downstream::Close)),
         (Downstream::Close, Ok(got)) => Err(format!(
             "client got {} B, not the {} B sent",
@@ -149,7 +152,7 @@ async fn run(case: &Case) -> Result<(usize, Downstream), String> {
         )),
         (Downstream::Close, Err(err)) => Err(format!("client: {err} after a clean close")),
         (Downstream::Abort, Err(err)) if err.kind() == io::ErrorKind::ConnectionReset => {
-            Ok((relayed.forwarded, Downstream::Abort))
+            Ok((relayed.forwarded(), Downstream::Abort))
         }
         (Downstream::Abort, got) => Err(format!("client was not reset: {got:?}")),
     }

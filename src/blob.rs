@@ -6,8 +6,9 @@ use crate::base64::{DecodeError, Decoder};
 use crate::json::borrowed::JsonStr;
 
 /// Why a blob did not decode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Base64Error {
     /// Not valid standard base64; `offset` is the first bad character's index
     /// in the unescaped text (or its length, for a bad length).

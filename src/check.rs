@@ -31,14 +31,43 @@ use crate::json::borrowed::{Fragment, Fragments, JsonStr};
 /// let req = RequestView::decode(br#"{"uri":"docs:\/\/a"}"#)?;
 /// let decoded = StrValue::from(req.uri());
 /// assert_eq!(plain.len(), decoded.len());
+/// // `==` and `Hash` are of the unescaped text, whichever the variant.
+/// assert_eq!(plain, decoded);
 /// # Ok::<(), diverge_frame::BodyError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum StrValue<'a> {
     /// Plain text.
     Plain(&'a str),
     /// Text decoded from a frame, still in its escaped form.
     Json(JsonStr<'a>),
+}
+
+impl PartialEq for StrValue<'_> {
+    /// Whether the unescaped texts are equal, whichever the variants (a
+    /// [`Plain`](Self::Plain) and a [`Json`](Self::Json) of one text are
+    /// equal), as [`JsonStr`]'s `==`.
+    fn eq(&self, other: &StrValue<'_>) -> bool {
+        match (self, other) {
+            (StrValue::Plain(a), StrValue::Plain(b)) => a == b,
+            (StrValue::Json(a), StrValue::Json(b)) => a == b,
+            (StrValue::Plain(a), StrValue::Json(b)) => b == a,
+            (StrValue::Json(a), StrValue::Plain(b)) => a == b,
+        }
+    }
+}
+
+impl Eq for StrValue<'_> {}
+
+impl core::hash::Hash for StrValue<'_> {
+    /// Hashes the unescaped text as [`JsonStr`]'s `Hash` does, so equal
+    /// values hash alike whichever their variants.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Self::Plain(s) => crate::json::borrowed::hash_chars(s.chars(), state),
+            Self::Json(s) => s.hash(state),
+        }
+    }
 }
 
 impl<'a> From<&'a str> for StrValue<'a> {
@@ -212,7 +241,7 @@ pub fn is_known_result_type(result_type: &str) -> bool {
 }
 
 /// A failed spec check: what is wrong, and where.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SpecError {
     item: Option<u32>,
@@ -262,7 +291,7 @@ impl fmt::Display for SpecError {
 impl core::error::Error for SpecError {}
 
 /// The kind of a [`SpecError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum SpecErrorKind {

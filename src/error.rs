@@ -21,8 +21,11 @@
 //! is not an error, such as the relay's
 //! [`RelayEnd`](crate::exchange::RelayEnd), names its case once and then what
 //! the error it carries adds (`malformed frame: control character in string
-//! at byte 60003`; `message larger than the 4096-byte cap`). `tests/display.rs`
-//! pins these lines.
+//! at byte 60003`; `message larger than the 4096-byte cap`). The relay's
+//! errors, [`Refused`](crate::exchange::Refused) and
+//! [`RelayError`](crate::exchange::RelayError), print that same line, so the
+//! frame error they print is not their `source()` as well. `tests/display.rs`
+//! pins these lines and walks every error's chain.
 
 use core::fmt;
 
@@ -30,8 +33,9 @@ use core::fmt;
 ///
 /// Mirrors the reference decoder's three outcomes: no bytes at all, a tag byte
 /// other than `0`/`1`, or JSON that the rmcp type rejects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum FrameError {
     /// The frame had no bytes, so not even a tag.
     Empty,
@@ -83,7 +87,7 @@ impl From<BodyError> for FrameError {
 /// decoder knows it: the field of a missing, duplicate or wrongly typed value
 /// (also given by [`field`](Self::field)), the struct expected at the top
 /// level, or why a content item matched neither the text nor the blob form.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BodyError {
     offset: usize,
     code: Code,
@@ -103,7 +107,7 @@ type Code = Packed;
 /// keeps [`FrameError`] at 16 bytes. (As one `char`, [`Packed`], `Frame::decode`
 /// took 5 % more instructions on `medium` on x86-64.)
 #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Pair {
     kind: BodyErrorKind,
     detail: Detail,
@@ -132,7 +136,7 @@ impl Pair {
 /// niche keeps [`FrameError`] as small as the error it wraps (a `NonZeroU16`
 /// has one spare value, and `FrameError` needs two).
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Packed(char);
 
 #[cfg_attr(target_pointer_width = "64", allow(dead_code))]
@@ -310,7 +314,7 @@ const ITEM_MEMBERS: [(&str, &str); 5] = [
 /// s` item member `k` (`ItemKey` order) in state `s` (`ItemShape`'s: 0
 /// missing, 2 of a wrong type, 3 more than once); [`BODY`] plus a struct's
 /// start in [`FIELD_NAMES`] the struct.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Detail(u8);
 
 /// A struct's [`Detail`] is this plus where its fields start.
@@ -410,7 +414,7 @@ impl core::error::Error for BodyError {}
 ///
 /// The set follows serde_json's error codes where the reference reports one,
 /// plus the rmcp shape errors. It will grow, hence `#[non_exhaustive]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum BodyErrorKind {

@@ -60,6 +60,37 @@ impl Tag {
     }
 }
 
+impl TryFrom<u8> for Tag {
+    type Error = FrameError;
+
+    /// [`Tag::from_byte`], with the error [`Frame::split`] gives for the
+    /// byte.
+    ///
+    /// # Errors
+    ///
+    /// [`FrameError::UnknownTag`] for a byte other than [`RESULT_TAG`] or
+    /// [`ERROR_TAG`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{FrameError, Tag};
+    ///
+    /// assert_eq!(Tag::try_from(1), Ok(Tag::Error));
+    /// assert_eq!(Tag::try_from(7), Err(FrameError::UnknownTag(7)));
+    /// ```
+    fn try_from(byte: u8) -> Result<Self, FrameError> {
+        Self::from_byte(byte).ok_or(FrameError::UnknownTag(byte))
+    }
+}
+
+impl From<Tag> for u8 {
+    /// [`Tag::byte`].
+    fn from(tag: Tag) -> Self {
+        tag.byte()
+    }
+}
+
 /// A frame split into its tag and its (not yet validated) JSON.
 ///
 /// Made by [`Frame::split`] in O(1). A relay that only forwards frames needs
@@ -99,8 +130,12 @@ impl<'a> RawFrame<'a> {
         let json = self.json();
         let shifted = |e: crate::BodyError| FrameError::Body(e.shifted(1));
         match self.tag {
-            Tag::Result => ResultView::decode(json).map(Frame::Result).map_err(shifted),
-            Tag::Error => ErrorView::decode(json).map(Frame::Error).map_err(shifted),
+            Tag::Result => ResultView::decode_body(json)
+                .map(Frame::Result)
+                .map_err(shifted),
+            Tag::Error => ErrorView::decode_body(json)
+                .map(Frame::Error)
+                .map_err(shifted),
         }
     }
 }

@@ -120,7 +120,7 @@ pub use spec::{SpecError, SpecErrorKind};
 pub use view::error::ErrorView;
 pub use view::members::Members;
 pub use view::request::RequestView;
-pub use view::result::{Body, Content, Contents, ResultView};
+pub use view::result::{Body, Content, Contents, ParseCacheScopeError, ResultView};
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -167,3 +167,154 @@ fn view_and_exchange_errors_print_the_defect_once() {
         "unexpected event \"path opened\" in exchange status \"ready to ask\""
     );
 }
+
+/// Every error of the crate, each variant that the public API gives (or, for
+/// the relay's, builds), with the name it is listed under.
+fn every_error() -> Vec<(&'static str, Box<dyn Error>)> {
+    use diverge_frame::exchange::{StreamPath, decode_ask};
+    use std::io::ErrorKind;
+
+    let mut all: Vec<(&'static str, Box<dyn Error>)> = Vec::new();
+    let body = Frame::decode(&control_character_at(200)).unwrap_err();
+    all.push((
+        "FrameError::Empty",
+        Box::new(Frame::decode(b"").unwrap_err()),
+    ));
+    all.push((
+        "FrameError::UnknownTag",
+        Box::new(Frame::decode(b"\x07{}").unwrap_err()),
+    ));
+    all.push(("FrameError::Body", Box::new(body)));
+    let FrameError::Body(body_error) = body else {
+        panic!("a body error")
+    };
+    all.push(("BodyError", Box::new(body_error)));
+    all.push((
+        "BodyError (request)",
+        Box::new(RequestView::decode(b"{}").unwrap_err()),
+    ));
+
+    all.push(("AskError::Empty", Box::new(decode_ask(b"").unwrap_err())));
+    all.push((
+        "AskError::Kind",
+        Box::new(decode_ask(b"\x02{}").unwrap_err()),
+    ));
+    all.push((
+        "AskError::Body",
+        Box::new(decode_ask(b"\x03{}").unwrap_err()),
+    ));
+
+    let frame =
+        b"\x00{\"contents\":[{\"uri\":\"u\",\"blob\":\"aGk=\"},{\"uri\":\"v\",\"blob\":\"a!==\"}]}";
+    let Frame::Result(result) = Frame::decode(frame).unwrap() else {
+        panic!("a result")
+    };
+    let mut items = result.contents();
+    let (first, second) = (items.next().unwrap(), items.next().unwrap());
+    let (Body::Blob(good), Body::Blob(bad)) = (first.body(), second.body()) else {
+        panic!("blobs")
+    };
+    all.push((
+        "Base64Error::BufferTooSmall",
+        Box::new(good.decode_base64_into(&mut [0u8; 1]).unwrap_err()),
+    ));
+    all.push((
+        "Base64Error::Invalid",
+        Box::new(bad.decode_base64_into(&mut [0u8; 8]).unwrap_err()),
+    ));
+    all.push((
+        "CapacityError",
+        Box::new(first.uri().unescape_into(&mut []).unwrap_err()),
+    ));
+    all.push((
+        "SpecError",
+        Box::new(Frame::decode(frame).unwrap().check_spec().unwrap_err()),
+    ));
+
+    let mut buf = [0u8; 64];
+    let spec = RequestEncoder::strict(&mut buf[..])
+        .and_then(|e| e.uri("not absolute"))
+        .err()
+        .unwrap();
+    all.push(("EncodeError::Spec", Box::new(spec)));
+    for (name, e) in [
+        ("EncodeError::BufferFull", EncodeError::BufferFull),
+        ("EncodeError::Write", EncodeError::Write),
+        ("EncodeError::Serialize", EncodeError::Serialize),
+        ("EncodeError::NotAnObject", EncodeError::NotAnObject),
+        ("EncodeError::TooDeep", EncodeError::TooDeep),
+        ("EncodeError::OutOfRange", EncodeError::OutOfRange),
+    ] {
+        all.push((name, Box::new(e)));
+    }
+
+    let mut small = [0u8; 4];
+    let too_large = PathReader::new(&mut small)
+        .push(b"\x00{\"contents\":[]}")
+        .unwrap_err();
+    all.push(("TooLarge (buffer)", Box::new(too_large)));
+    let mut path = StreamPath::with_cap(4);
+    let capped = path.push(b"\x00{\"contents\":[]}").unwrap_err();
+    all.push(("Refused::TooLarge", Box::new(capped)));
+    let mut path = StreamPath::new();
+    let refused = path.push(&control_character_at(200)).unwrap_err();
+    all.push(("Refused::Malformed", Box::new(refused)));
+    all.push((
+        "UnexpectedEvent",
+        Box::new(Exchange::new(0).on(Event::PathOpened).unwrap_err()),
+    ));
+
+    let relay_errors: [(&str, RelayError<ErrorKind, ErrorKind>); 5] = [
+        (
+            "RelayError::Unanswered",
+            RelayError::Unanswered(ErrorKind::ConnectionReset),
+        ),
+        ("RelayError::Malformed", RelayError::from(refused)),
+        ("RelayError::TooLarge", RelayError::from(capped)),
+        (
+            "RelayError::Downstream",
+            RelayError::Downstream(ErrorKind::BrokenPipe),
+        ),
+        ("RelayError::WriteZero", RelayError::WriteZero),
+    ];
+    for (name, e) in relay_errors {
+        all.push((name, Box::new(e)));
+    }
+    all
+}
+
+#[test]
+fn no_error_chain_repeats_itself() {
+    for (name, err) in every_error() {
+        let lines = chain(err.as_ref());
+        for (i, line) in lines.iter().enumerate() {
+            assert!(!line.is_empty() && !line.contains('\n'), "{name}: {line:?}");
+            for below in &lines[i + 1..] {
+                assert!(
+                    !line.contains(below.as_str()),
+                    "{name}: {line:?} repeats its source {below:?}"
+                );
+            }
+        }
+        // And the one line says it all: nothing in the chain is left unsaid
+        // by `{err}` for these errors, which wrap nothing with a source.
+        assert_eq!(lines.len(), 1, "{name}: {lines:?}");
+    }
+}
+
+#[test]
+fn a_refused_or_relay_error_prints_the_frame_error_once() {
+    use diverge_frame::exchange::StreamPath;
+
+    let mut path = StreamPath::new();
+    let refused = path.push(&control_character_at(300)).unwrap_err();
+    let line = "malformed frame: control character in string at byte 300";
+    assert_eq!(report(&refused), line);
+    assert!(refused.source().is_none());
+    let err: RelayError = refused.into();
+    assert_eq!(report(&err), line);
+    assert!(err.source().is_none());
+    // The summaries print the same line (they are not errors: no source).
+    assert_eq!(path.close().to_string(), line);
+    assert_eq!(RelayEnd::<(), ()>::from(refused).to_string(), line);
+}

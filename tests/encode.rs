@@ -99,8 +99,9 @@ fn fail(e: EncodeError) -> TestCaseError {
     TestCaseError::fail(format!("encode error {e:?}"))
 }
 
-/// Encodes with a `Counter`, an exact `&mut [u8]`, a `heapless::Vec` and
-/// short buffers; checks they agree and returns the bytes.
+/// Encodes with a `Counter`, an exact `&mut [u8]`, a `heapless::Vec`, a
+/// `Vec` (feature `alloc`) and short buffers; checks they agree and returns
+/// the bytes.
 fn encode_all_ways(
     encode: impl Fn(&mut dyn Sink) -> Result<usize, EncodeError>,
 ) -> Result<Vec<u8>, TestCaseError> {
@@ -120,6 +121,13 @@ fn encode_all_ways(
             prop_assert!(n > 4096);
             prop_assert_eq!(e, EncodeError::BufferFull);
         }
+    }
+    #[cfg(feature = "alloc")]
+    {
+        // Encoded once, with no size known beforehand.
+        let mut grown: Vec<u8> = Vec::new();
+        prop_assert_eq!(encode(&mut grown).map_err(fail)?, n);
+        prop_assert_eq!(&grown[..], &buf[..], "Vec<u8>");
     }
     let lengths: Vec<usize> = if n <= 160 {
         (0..n).collect()
@@ -1007,8 +1015,8 @@ fn raw_json_values_reencode_as_the_reference() {
             // verbatim copy is the input itself.
             let via_serde = encode_all_ways(|out| {
                 let mut counter = Counter::new();
-                (&reference).write_json(&mut counter, 127, false)?;
-                (&reference).write_json(out, 127, false)?;
+                reference.write_json(&mut counter, 127, false)?;
+                reference.write_json(out, 127, false)?;
                 Ok(counter.len())
             })?;
             prop_assert_eq!(&via_serde, &expected);
@@ -1199,6 +1207,45 @@ fn depth_limits_match_the_reference() {
 }
 
 #[test]
+fn owned_values_encode_as_borrowed_ones() {
+    let meta = || serde_json::json!({"progressToken": 7, "a": [1, "x", null]});
+    let encode_request = |by_value: bool| {
+        let mut buf = [0u8; 256];
+        let value = meta();
+        let n = RequestEncoder::new(&mut buf[..])
+            .and_then(|e| {
+                if by_value {
+                    e.meta(meta())
+                } else {
+                    e.meta(&value)
+                }?
+                .uri("docs://x")?
+                .finish()
+            })
+            .unwrap();
+        buf[..n].to_vec()
+    };
+    assert_eq!(encode_request(true), encode_request(false));
+    assert_eq!(
+        encode_request(true),
+        br#"{"_meta":{"a":[1,"x",null],"progressToken":7},"uri":"docs://x"}"#
+    );
+    let mut buf = [0u8; 128];
+    let n = ErrorEncoder::new(&mut buf[..], 1, "m")
+        .and_then(|e| e.data(serde_json::json!([1.5, "é"]))?.finish())
+        .unwrap();
+    assert_eq!(
+        &buf[..n],
+        "\x01{\"code\":1,\"message\":\"m\",\"data\":[1.5,\"é\"]}".as_bytes()
+    );
+    // An owned value that is not an object is refused as `_meta`, as a
+    // borrowed one is.
+    let refused =
+        RequestEncoder::new(&mut buf[..]).and_then(|e| e.meta(serde_json::json!(3)).map(drop));
+    assert_eq!(refused, Err(EncodeError::NotAnObject));
+}
+
+#[test]
 fn reference_table_values() {
     // REFERENCE.md section 3.
     let mut buf = [0u8; 512];
@@ -1212,7 +1259,7 @@ fn reference_table_values() {
     );
 
     let n = ErrorEncoder::new(&mut buf[..], -32603, "boom")
-        .and_then(|e| e.data(&serde_json::json!(1.0))?.finish())
+        .and_then(|e| e.data(serde_json::json!(1.0))?.finish())
         .unwrap();
     assert_eq!(
         &buf[..n],
@@ -1316,7 +1363,7 @@ fn serializer_follows_serde_json_for_the_whole_data_model() {
     };
     let expected = serde_json::to_vec(&value).unwrap();
     let mut out = Vec::new();
-    (&value)
+    value
         .write_json(&mut VecSink(&mut out), 127, false)
         .unwrap();
     assert_eq!(show(&out), show(&expected));
@@ -1324,7 +1371,7 @@ fn serializer_follows_serde_json_for_the_whole_data_model() {
     let bad: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into();
     assert!(serde_json::to_vec(&bad).is_err());
     assert_eq!(
-        (&bad).write_json(&mut Counter::new(), 127, false),
+        bad.write_json(&mut Counter::new(), 127, false),
         Err(EncodeError::Serialize)
     );
     let nan_key: Vec<(f64, u8)> = vec![(f64::NAN, 1)];
@@ -1336,7 +1383,7 @@ fn serializer_follows_serde_json_for_the_whole_data_model() {
     }
     assert!(serde_json::to_vec(&AsMap(nan_key.clone())).is_err());
     assert_eq!(
-        (&AsMap(nan_key)).write_json(&mut Counter::new(), 127, false),
+        AsMap(nan_key).write_json(&mut Counter::new(), 127, false),
         Err(EncodeError::Serialize)
     );
 }

@@ -130,7 +130,7 @@ fn builders_do_not_allocate() {
 
     let (n, r) = allocations(|| {
         ErrorEncoder::strict(&mut buf[..], -32002, "Resource not found")?
-            .data(&("file:///nonexistent.txt", 3u8, [1.0f32, f32::NAN]))?
+            .data(("file:///nonexistent.txt", 3u8, [1.0f32, f32::NAN]))?
             .finish()
     });
     assert_eq!(n, 0, "error builder allocated");

@@ -47,8 +47,8 @@ fn pieces<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
 /// Offset an error names (for checking it was fed when reported).
 fn frame_offset(e: &FrameError) -> usize {
     match e {
-        FrameError::Empty | FrameError::UnknownTag(_) => 0,
         FrameError::Body(b) => b.offset(),
+        _ => 0, // Empty, UnknownTag: the first byte
     }
 }
 

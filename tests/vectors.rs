@@ -363,3 +363,57 @@ fn every_vector_agrees_with_the_reference() {
     }
     assert!(n >= 29, "only {n} vectors found");
 }
+
+/// `ResultView::decode` and `ErrorView::decode` on a body without its tag
+/// byte give what `Frame::decode` gives with the tag: the same view, or the
+/// same error one byte earlier. Every vector's body (requests' included) is
+/// read as each kind of body, so both decoders meet bodies they refuse.
+#[test]
+fn body_decoders_agree_with_frame_decode_on_every_vector() {
+    use diverge_frame::{ErrorView, ResultView};
+
+    let dir = format!("{}/tests/vectors", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let (mut ok, mut refused) = (0, 0);
+    for name in &names {
+        let bytes = vector(name);
+        let body = if name.ends_with(".bin") {
+            bytes.get(1..).unwrap_or_default()
+        } else {
+            &bytes[..]
+        };
+        for tag in [0u8, 1] {
+            let framed = [&[tag][..], body].concat();
+            let whole = Frame::decode(&framed);
+            let alone = if tag == 0 {
+                ResultView::decode(body).map(Frame::Result)
+            } else {
+                ErrorView::decode(body).map(Frame::Error)
+            };
+            match (whole, alone) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{name}, tag {tag}");
+                    assert_eq!(a.to_string(), b.to_string());
+                    ok += 1;
+                }
+                (Err(FrameError::Body(a)), Err(b)) => {
+                    assert_eq!(
+                        (a.kind(), a.field(), a.offset()),
+                        (b.kind(), b.field(), b.offset() + 1),
+                        "{name}, tag {tag}"
+                    );
+                    refused += 1;
+                }
+                (a, b) => panic!("{name}, tag {tag}: Frame::decode {a:?}, alone {b:?}"),
+            }
+        }
+    }
+    assert!(
+        names.len() >= 29 && ok >= 15 && refused >= 20,
+        "{ok} {refused}"
+    );
+}

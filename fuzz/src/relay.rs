@@ -157,7 +157,7 @@ pub fn relay_target(data: &[u8]) {
     };
     let mut buf = vec![0u8; plan.buf];
     let relayed = relay(&mut up, &mut down, &mut buf, plan.cap);
-    let (end, forwarded) = (relayed.end, relayed.forwarded);
+    let (end, forwarded) = (*relayed.end(), relayed.forwarded());
     let len = message.len();
     let show = || {
         format!(
@@ -237,6 +237,8 @@ pub fn relay_target(data: &[u8]) {
                 show()
             );
         }
+        // This writer never returns `Ok(0)` for bytes.
+        other => panic!("unexpected end {other:?}: {}", show()),
     }
 
     // 3. With nothing in the way, the message's own end.

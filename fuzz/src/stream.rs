@@ -143,8 +143,8 @@ fn fail(what: &str, input: &[u8], cuts: &[usize]) -> ! {
 /// Offset an error names.
 const fn frame_offset(e: &FrameError) -> usize {
     match e {
-        FrameError::Empty | FrameError::UnknownTag(_) => 0,
         FrameError::Body(b) => b.offset(),
+        _ => 0, // Empty, UnknownTag: the first byte
     }
 }
 

@@ -79,6 +79,7 @@ pub fn frame_error(err: FrameError, input: &[u8]) {
             );
             body_error(body, input);
         }
+        other => panic!("a frame error this target does not know: {other:?}"),
     }
 }
 
@@ -219,10 +220,7 @@ pub fn string(j: JsonStr<'_>) -> String {
         let mut short = vec![0u8; len - 1];
         assert_eq!(
             j.unescape_into(&mut short),
-            Err(CapacityError {
-                needed: len,
-                available: len - 1
-            }),
+            Err(CapacityError::new(len, len - 1)),
             "unescape_into a buffer one byte short"
         );
     }
@@ -269,13 +267,7 @@ pub fn string(j: JsonStr<'_>) -> String {
         Ok(h) => assert_eq!(h.as_str(), unescaped, "to_heapless != unescaped text"),
         Err(e) => {
             assert!(len > 64, "to_heapless::<64> failed for {len} bytes");
-            assert_eq!(
-                e,
-                CapacityError {
-                    needed: len,
-                    available: 64
-                }
-            );
+            assert_eq!(e, CapacityError::new(len, 64));
         }
     }
     unescaped

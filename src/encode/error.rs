@@ -6,7 +6,7 @@ use crate::check::SpecError;
 
 /// Why encoding failed. Encoding never panics and never leaves a cut frame
 /// that looks whole: on error, the bytes written so far must be discarded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum EncodeError {

@@ -362,13 +362,13 @@ mod tests {
         );
         assert_eq!(
             RequestEncoder::new(&mut buf[..])
-                .and_then(|e| e.meta(&5u8))
+                .and_then(|e| e.meta(5u8))
                 .err(),
             Some(EncodeError::NotAnObject)
         );
         assert_eq!(
             RequestEncoder::new(&mut buf[..])
-                .and_then(|e| e.meta(&Option::<u8>::None))
+                .and_then(|e| e.meta(Option::<u8>::None))
                 .err(),
             Some(EncodeError::NotAnObject)
         );

@@ -11,8 +11,11 @@ use super::error::EncodeError;
 /// Implemented for:
 ///
 /// * `&mut [u8]`: fills the slice from the front and advances it, like
-///   `std::io::Write for &mut [u8]`;
+///   `std::io::Write for &mut [u8]` (for an array, lend `&mut buf[..]`: a
+///   `&mut [u8; N]` has no length to shrink as it is written);
 /// * `heapless::Vec<u8, N>` (and any `heapless::vec::VecInner<u8, ..>`);
+/// * `alloc::vec::Vec<u8>` (feature `alloc`): appends, growing as needed,
+///   so a host encodes once, with no [`Counter`] pass to size a buffer;
 /// * [`Counter`]: counts bytes and stores none, to size a buffer first;
 /// * `IoSink<W>` for any `embedded_io::Write` (feature `embedded-io`);
 /// * `&mut S` for any `S: Sink`, so a sink can be lent to an encoder and
@@ -73,6 +76,28 @@ where
     fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.extend_from_slice(bytes)
             .map_err(|_| EncodeError::BufferFull)
+    }
+}
+
+/// Appends to the vector, which grows as needed: never
+/// [`EncodeError::BufferFull`].
+///
+/// ```
+/// use diverge_frame::encode::ErrorEncoder;
+///
+/// let mut out = Vec::new();
+/// let n = ErrorEncoder::new(&mut out, -32002, "Resource not found")?.finish()?;
+/// assert_eq!(out, b"\x01{\"code\":-32002,\"message\":\"Resource not found\"}");
+/// assert_eq!(n, out.len());
+/// # Ok::<(), diverge_frame::EncodeError>(())
+/// ```
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+impl Sink for alloc::vec::Vec<u8> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.extend_from_slice(bytes);
+        Ok(())
     }
 }
 

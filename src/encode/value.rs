@@ -39,7 +39,9 @@ mod sealed {
 ///   grows with the value's nesting (at most 127 levels).
 /// * [`Verbatim`]: the decoded text copied byte for byte (fast, but equal to
 ///   the reference's output only if the text already was canonical).
-/// * `&T` for any `T: serde::Serialize`: written by this crate's own
+/// * any `T: serde::Serialize`, owned or borrowed (`json!({…})` as well as
+///   `&value`; a `&RawJson` is `Serialize` only if `RawJson` were, so pass
+///   a `RawJson` by value): written by this crate's own
 ///   serializer, which writes exactly what `serde_json::to_vec` writes for
 ///   the same value (serde_json's escapes, itoa integers, zmij floats,
 ///   non-finite floats as `null`, bytes as an array of numbers, enums
@@ -49,6 +51,22 @@ mod sealed {
 ///   a `_meta` (a `BTreeMap`), give keys sorted and unique (a
 ///   `BTreeMap`, a `heapless::LinearMap` filled in order, or a struct whose
 ///   fields are declared in sorted order).
+///
+/// ```
+/// use diverge_frame::encode::ErrorEncoder;
+///
+/// #[derive(serde::Serialize)]
+/// struct Retry { after_ms: u32 }
+///
+/// let mut buf = [0u8; 64];
+/// // Owned or borrowed, alike.
+/// let n = ErrorEncoder::new(&mut buf[..], -32603, "busy")?.data(Retry { after_ms: 50 })?.finish()?;
+/// assert_eq!(&buf[..n], b"\x01{\"code\":-32603,\"message\":\"busy\",\"data\":{\"after_ms\":50}}");
+/// let data = Retry { after_ms: 50 };
+/// let m = ErrorEncoder::new(&mut buf[..], -32603, "busy")?.data(&data)?.finish()?;
+/// assert_eq!(m, n);
+/// # Ok::<(), diverge_frame::EncodeError>(())
+/// ```
 ///
 /// Encoders refuse a value the reference could not decode back in its
 /// place: a `_meta` or `inputResponses` that is not an object
@@ -132,16 +150,16 @@ impl JsonValue for Verbatim<'_> {
     }
 }
 
-impl<T: Serialize + ?Sized> sealed::Sealed for &T {}
+impl<T: Serialize> sealed::Sealed for T {}
 
-impl<T: Serialize + ?Sized> JsonValue for &T {
+impl<T: Serialize> JsonValue for T {
     fn write_json<S: Sink + ?Sized>(
         &self,
         sink: &mut S,
         max_depth: usize,
         object_only: bool,
     ) -> Result<(), EncodeError> {
-        (**self).serialize(&mut JsonSer::new(sink, max_depth, object_only))
+        self.serialize(&mut JsonSer::new(sink, max_depth, object_only))
     }
 }
 

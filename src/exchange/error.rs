@@ -14,7 +14,7 @@ use crate::error::BodyError;
 /// The server did send a message, so asking again would bring the same one
 /// back; what to do about it (a larger buffer, an error downstream) is the
 /// caller's choice. The rest of the message is left unread on the path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TooLarge {
     limit: usize,
@@ -24,6 +24,7 @@ pub struct TooLarge {
 /// What a [`TooLarge`] message was larger than.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Limit {
     /// The buffer a whole message is read into
     /// ([`PathReader`](crate::exchange::PathReader), `read_path`).
@@ -78,8 +79,9 @@ impl core::error::Error for TooLarge {}
 
 /// Why [`decode_ask`](crate::exchange::decode_ask) refused a message on
 /// `/requests` as a read-resource ask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum AskError {
     /// The message has no bytes, so no kind byte.
     Empty,

@@ -5,6 +5,7 @@ use core::fmt;
 /// Something that happened on the wire, for [`Exchange::on`](super::Exchange::on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Event {
     /// The ask (kind [`READ_RESOURCE_KIND`](super::READ_RESOURCE_KIND) and the request JSON) was sent on
     /// `/requests`.

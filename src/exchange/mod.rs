@@ -727,7 +727,7 @@ impl Exchange {
 /// An [`Event`] that cannot happen in the exchange's current [`Status`]
 /// (a path before any ask, a second ask while one is out, anything but
 /// `/requests` ending after the end). The exchange is left unchanged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct UnexpectedEvent {
     event: Event,

@@ -32,8 +32,9 @@ pub enum Downstream {
 /// [`downstream`](Self::downstream) says whether to close or abort the
 /// downstream path; [`into_result`](Self::into_result) gives the ends that
 /// abort as a [`RelayError`], for `?`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "the end says whether to close or abort the downstream path: see `RelayEnd::downstream`"]
+#[non_exhaustive]
 pub enum RelayEnd<R = (), W = ()> {
     /// A valid frame was forwarded whole, then upstream closed cleanly.
     Answered(Tag),
@@ -50,6 +51,12 @@ pub enum RelayEnd<R = (), W = ()> {
     TooLarge(TooLarge),
     /// Writing downstream failed.
     Downstream(W),
+    /// The downstream writer made no progress: its `write` returned
+    /// `Ok(0)` for a non-empty chunk, which breaks the `embedded_io::Write`
+    /// contract (a writer that can take no more bytes returns an error of
+    /// kind `WriteZero`). A downstream failure, as
+    /// [`Downstream`](Self::Downstream), with no error to carry.
+    WriteZero,
 }
 
 impl<R, W> RelayEnd<R, W> {
@@ -58,9 +65,11 @@ impl<R, W> RelayEnd<R, W> {
     pub const fn downstream(&self) -> Downstream {
         match self {
             Self::Answered(_) | Self::NotServed => Downstream::Close,
-            Self::Unanswered(_) | Self::Malformed(_) | Self::TooLarge(_) | Self::Downstream(_) => {
-                Downstream::Abort
-            }
+            Self::Unanswered(_)
+            | Self::Malformed(_)
+            | Self::TooLarge(_)
+            | Self::Downstream(_)
+            | Self::WriteZero => Downstream::Abort,
         }
     }
 
@@ -76,7 +85,7 @@ impl<R, W> RelayEnd<R, W> {
             Self::Malformed(_) => Some(Event::MalformedMessage),
             Self::NotServed => Some(Event::CleanClose),
             Self::Unanswered(_) => Some(Event::PathAborted),
-            Self::TooLarge(_) | Self::Downstream(_) => None,
+            Self::TooLarge(_) | Self::Downstream(_) | Self::WriteZero => None,
         }
     }
 
@@ -89,8 +98,8 @@ impl<R, W> RelayEnd<R, W> {
     /// # Errors
     ///
     /// [`RelayError::Unanswered`], [`RelayError::Malformed`],
-    /// [`RelayError::TooLarge`] or [`RelayError::Downstream`]: the end of
-    /// the same name.
+    /// [`RelayError::TooLarge`], [`RelayError::Downstream`] or
+    /// [`RelayError::WriteZero`]: the end of the same name.
     ///
     /// # Examples
     ///
@@ -116,6 +125,7 @@ impl<R, W> RelayEnd<R, W> {
             Self::Malformed(e) => Err(RelayError::Malformed(e)),
             Self::TooLarge(e) => Err(RelayError::TooLarge(e)),
             Self::Downstream(e) => Err(RelayError::Downstream(e)),
+            Self::WriteZero => Err(RelayError::WriteZero),
         }
     }
 
@@ -132,6 +142,7 @@ impl<R, W> RelayEnd<R, W> {
             Self::Malformed(e) => RelayEnd::Malformed(e),
             Self::TooLarge(e) => RelayEnd::TooLarge(e),
             Self::Downstream(e) => RelayEnd::Downstream(downstream(e)),
+            Self::WriteZero => RelayEnd::WriteZero,
         }
     }
 }
@@ -166,9 +177,13 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayEnd<R, W> {
             Self::Malformed(e) => write!(f, "malformed frame: {e}"),
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
             Self::Downstream(e) => cause(f, "downstream write failed", e),
+            Self::WriteZero => f.write_str(WRITE_ZERO),
         }
     }
 }
+
+/// How [`RelayEnd::WriteZero`] and [`RelayError::WriteZero`] print.
+const WRITE_ZERO: &str = "downstream write failed (the writer accepted no bytes)";
 
 /// `what`, then the transport's error in parentheses: not for a cause that
 /// carries nothing (a zero-sized type, as `()` where the caller had no
@@ -185,8 +200,9 @@ fn cause<E: fmt::Debug>(f: &mut fmt::Formatter<'_>, what: &str, e: &E) -> fmt::R
 /// The ends of a relay that abort downstream, as an error:
 /// [`RelayEnd::into_result`]'s `Err`. Each variant is the [`RelayEnd`] of
 /// the same name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "a relay that ends in an error must abort the downstream path"]
+#[non_exhaustive]
 pub enum RelayError<R = (), W = ()> {
     /// Upstream ended abruptly: the exchange is unanswered.
     Unanswered(R),
@@ -196,6 +212,9 @@ pub enum RelayError<R = (), W = ()> {
     TooLarge(TooLarge),
     /// Writing downstream failed.
     Downstream(W),
+    /// The downstream writer made no progress (`Ok(0)` for a non-empty
+    /// chunk): see [`RelayEnd::WriteZero`].
+    WriteZero,
 }
 
 impl<R, W> RelayError<R, W> {
@@ -222,15 +241,20 @@ impl<R: fmt::Debug, W: fmt::Debug> fmt::Display for RelayError<R, W> {
             Self::Malformed(e) => write!(f, "malformed frame: {e}"),
             Self::TooLarge(e) => fmt::Display::fmt(e, f),
             Self::Downstream(e) => cause(f, "downstream write failed", e),
+            Self::WriteZero => f.write_str(WRITE_ZERO),
         }
     }
 }
 
 impl<R: fmt::Debug, W: fmt::Debug> core::error::Error for RelayError<R, W> {
+    /// `Malformed` prints its [`FrameError`] after `malformed frame: `, so
+    /// its source is the frame error's own `source()` (which is `None`),
+    /// never the frame error itself: a reporter that walks `source()`
+    /// says each fact once. The other variants have none.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Malformed(e) => Some(e),
-            Self::Unanswered(_) | Self::TooLarge(_) | Self::Downstream(_) => None,
+            Self::Malformed(e) => core::error::Error::source(e),
+            Self::Unanswered(_) | Self::TooLarge(_) | Self::Downstream(_) | Self::WriteZero => None,
         }
     }
 }
@@ -239,9 +263,10 @@ impl<R: fmt::Debug, W: fmt::Debug> core::error::Error for RelayError<R, W> {
 /// downstream, and stop reading upstream (reset it: it is left mid-message).
 ///
 /// Converts into [`RelayEnd`], [`RelayError`] and [`StreamEnd`] with `From`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "a refused chunk means: abort downstream, reset upstream"]
+#[non_exhaustive]
 pub enum Refused {
     /// The bytes so far are not a valid frame (the error
     /// [`Frame::decode`](crate::Frame::decode) gives for them).
@@ -260,9 +285,12 @@ impl fmt::Display for Refused {
 }
 
 impl core::error::Error for Refused {
+    /// As [`RelayError`]'s: `Malformed` prints its [`FrameError`], so its
+    /// source is the frame error's own `source()` (`None`), never the frame
+    /// error itself.
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            Self::Malformed(e) => Some(e),
+            Self::Malformed(e) => core::error::Error::source(e),
             Self::TooLarge(_) => None,
         }
     }
@@ -271,9 +299,10 @@ impl core::error::Error for Refused {
 /// How a path pushed through a [`StreamPath`] ended when upstream closed
 /// cleanly ([`StreamPath::close`]): a [`RelayEnd`] without transport causes,
 /// which converts into any `RelayEnd<R, W>` with `From`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "the end says whether to close or abort the downstream path: see `StreamEnd::downstream`"]
+#[non_exhaustive]
 pub enum StreamEnd {
     /// A valid frame was pushed whole.
     Answered(Tag),
@@ -424,12 +453,26 @@ impl fmt::Display for StreamEnd {
 /// assert!(err.to_string().starts_with("malformed frame: "));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// `Debug` shows where it stands (`StreamPath { tag: Some(Result), len: 42,
+/// cap: None, refused: None }`), not the validator's machine.
+#[derive(Clone)]
 pub struct StreamPath {
     validator: FrameValidator,
     cap: usize,
     len: usize,
     refused: Option<Refused>,
+}
+
+impl fmt::Debug for StreamPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamPath")
+            .field("tag", &self.tag())
+            .field("len", &self.len)
+            .field("cap", &self.cap())
+            .field("refused", &self.refused)
+            .finish()
+    }
 }
 
 impl Default for StreamPath {
@@ -551,18 +594,58 @@ impl StreamPath {
     }
 }
 
-/// How a relay over transports went: its end, and how many bytes went
-/// downstream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a relay over transports went: its [`end`](Self::end), and how many
+/// bytes went downstream ([`forwarded`](Self::forwarded)).
+///
+/// # Examples
+///
+/// ```
+/// # #[cfg(feature = "embedded-io")] {
+/// use diverge_frame::exchange::{Downstream, RelayEnd, relay};
+/// use diverge_frame::Tag;
+///
+/// let frame = b"\x01{\"code\":1,\"message\":\"m\"}";
+/// let (mut up, mut out) = (&frame[..], [0u8; 64]);
+/// let mut down = &mut out[..];
+/// let relayed = relay(&mut up, &mut down, &mut [0u8; 16], None);
+/// assert_eq!(relayed.end().downstream(), Downstream::Close);
+/// assert_eq!(relayed.forwarded(), frame.len());
+/// assert_eq!(relayed.into_end(), RelayEnd::Answered(Tag::Error));
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "`end` says whether to close or abort the downstream path"]
 pub struct Relayed<R, W> {
+    end: RelayEnd<R, W>,
+    forwarded: usize,
+}
+
+impl<R, W> Relayed<R, W> {
+    /// A relay's outcome, for a caller's own relay loop that reports as
+    /// [`relay`] does: `end`, after `forwarded` bytes went downstream.
+    pub const fn new(end: RelayEnd<R, W>, forwarded: usize) -> Self {
+        Self { end, forwarded }
+    }
+
     /// How it ended, and so what to do downstream
     /// ([`RelayEnd::downstream`]).
-    pub end: RelayEnd<R, W>,
+    pub const fn end(&self) -> &RelayEnd<R, W> {
+        &self.end
+    }
+
+    /// The end, by value (the transports' errors need not be `Copy`).
+    pub fn into_end(self) -> RelayEnd<R, W> {
+        self.end
+    }
+
     /// Bytes the downstream writer accepted: every `Ok(n)` of its `write`,
     /// partial writes included, also those of a chunk whose writing then
-    /// failed (a `Downstream` end). Never more than the bytes read.
-    pub forwarded: usize,
+    /// failed (a `Downstream` or `WriteZero` end). Never more than the
+    /// bytes read.
+    #[must_use]
+    pub const fn forwarded(&self) -> usize {
+        self.forwarded
+    }
 }
 
 /// The relay's loop, written once for [`relay`] and [`relay_async`]: the
@@ -588,15 +671,11 @@ macro_rules! relay_body {
                     break refused.into();
                 }
                 let mut rest = chunk;
+                // `write` in a loop, never `write_all`: embedded-io's
+                // panics on `Ok(0)`, which this loop turns into an end.
                 while !rest.is_empty() {
                     match $downstream.write(rest)$(.$await)? {
-                        Ok(0) => match $downstream.write_all(rest)$(.$await)? {
-                            Ok(()) => {
-                                forwarded += rest.len();
-                                rest = &[];
-                            }
-                            Err(e) => break 'relay RelayEnd::Downstream(e),
-                        },
+                        Ok(0) => break 'relay RelayEnd::WriteZero,
                         Ok(n) => {
                             let n = n.min(rest.len());
                             forwarded += n;
@@ -635,9 +714,10 @@ macro_rules! relay_body {
 ///   never a message of its own). After `Unanswered` upstream has already
 ///   ended.
 ///
-/// A writer whose `write` returns `Ok(0)` for bytes breaks the
-/// `embedded_io::Write` contract; the rest of the chunk then goes to its
-/// `write_all`, which panics for it in embedded-io 0.7.
+/// A writer whose `write` returns `Ok(0)` for a non-empty chunk (which
+/// breaks the `embedded_io::Write` contract: it should return an error of
+/// kind `WriteZero`) makes no progress: the relay stops there with
+/// [`RelayEnd::WriteZero`], a downstream failure, and never panics.
 ///
 /// ```compile_fail
 /// # #![deny(unused_must_use)]

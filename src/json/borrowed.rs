@@ -2,6 +2,8 @@
 //! slice of validated JSON that the codec does not interpret.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::iter::FusedIterator;
 
 use super::unescape;
 
@@ -25,20 +27,64 @@ use super::unescape;
 /// assert_eq!(uri.unescape_into(&mut buf)?, "docs://café");
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// # Equality and hashing
+///
+/// `==` (with another `JsonStr` or with a `&str`), [`Eq`] and [`Hash`] are
+/// all of the **unescaped** text, so two spellings of one string are equal
+/// and hash alike. [`raw_eq`](Self::raw_eq) compares the spellings.
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let plain = RequestView::decode(br#"{"uri":"docs://a/b"}"#)?.uri();
+/// let escaped = RequestView::decode(br#"{"uri":"docs:\/\/a\/\u0062"}"#)?.uri();
+/// assert_eq!(plain, escaped); // one text
+/// assert!(!plain.raw_eq(&escaped)); // two spellings
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
+#[derive(Clone, Copy)]
 pub struct JsonStr<'a> {
     raw: &'a [u8],
     escaped: bool,
 }
 
 /// The caller's buffer was too small for the unescaped or decoded text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CapacityError {
+    needed: usize,
+    available: usize,
+}
+
+impl CapacityError {
+    /// The whole output needs `needed` bytes and the buffer had
+    /// `available`: for a caller's own unescaping that reports as the
+    /// crate's does.
+    ///
+    /// ```
+    /// use diverge_frame::CapacityError;
+    ///
+    /// let e = CapacityError::new(10, 4);
+    /// assert_eq!((e.needed(), e.available()), (10, 4));
+    /// assert_eq!(e.to_string(), "buffer too small: 10 bytes needed, 4 available");
+    /// ```
+    #[must_use]
+    pub const fn new(needed: usize, available: usize) -> Self {
+        Self { needed, available }
+    }
+
     /// How many bytes the whole output needs.
-    pub needed: usize,
+    #[must_use]
+    pub const fn needed(&self) -> usize {
+        self.needed
+    }
+
     /// How many bytes the buffer had.
-    pub available: usize,
+    #[must_use]
+    pub const fn available(&self) -> usize {
+        self.available
+    }
 }
 
 impl fmt::Display for CapacityError {
@@ -63,6 +109,24 @@ impl<'a> JsonStr<'a> {
     #[must_use]
     pub const fn raw(&self) -> &'a [u8] {
         self.raw
+    }
+
+    /// Whether the two strings are spelled alike: the same bytes between
+    /// the quotes, escapes and all. `==` compares the unescaped texts
+    /// instead, so `raw_eq` implies `==` but not the other way round.
+    ///
+    /// ```
+    /// use diverge_frame::RequestView;
+    ///
+    /// let a = RequestView::decode(br#"{"uri":"\u0061"}"#)?.uri();
+    /// let b = RequestView::decode(br#"{"uri":"a"}"#)?.uri();
+    /// assert!(a == b && !a.raw_eq(&b));
+    /// assert!(a.raw_eq(&a));
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn raw_eq(&self, other: &JsonStr<'_>) -> bool {
+        self.raw == other.raw
     }
 
     /// Whether the text holds at least one backslash escape.
@@ -264,6 +328,41 @@ impl JsonStr<'_> {
     }
 }
 
+impl PartialEq for JsonStr<'_> {
+    /// Whether the unescaped texts are equal (spelling aside: see
+    /// [`raw_eq`](JsonStr::raw_eq)), without unescaping into a buffer.
+    fn eq(&self, other: &JsonStr<'_>) -> bool {
+        match (self.escaped, other.escaped) {
+            (false, false) => self.raw == other.raw,
+            (true, false) => self.eq_bytes(other.raw),
+            (false, true) => other.eq_bytes(self.raw),
+            (true, true) => self.raw == other.raw || self.chars().eq(other.chars()),
+        }
+    }
+}
+
+impl Eq for JsonStr<'_> {}
+
+impl Hash for JsonStr<'_> {
+    /// Hashes the unescaped text, character by character (each as its
+    /// scalar value, a `u32`), then a `0xff` byte, as `str` ends its own:
+    /// equal texts hash alike whatever their spelling, with no buffer. It
+    /// is not `str`'s hash, so a `JsonStr` key is not looked up by `&str`.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_chars(self.chars(), state);
+    }
+}
+
+/// The hash of an unescaped text that [`JsonStr`] and
+/// [`StrValue`](crate::encode::StrValue) share: each character's scalar
+/// value, then `0xff`.
+pub(crate) fn hash_chars<H: Hasher>(chars: impl Iterator<Item = char>, state: &mut H) {
+    for c in chars {
+        state.write_u32(u32::from(c));
+    }
+    state.write_u8(0xff);
+}
+
 impl PartialEq<&str> for JsonStr<'_> {
     #[inline]
     fn eq(&self, other: &&str) -> bool {
@@ -351,6 +450,8 @@ impl<'a> Iterator for Fragments<'a> {
     }
 }
 
+impl FusedIterator for Fragments<'_> {}
+
 /// What [`split_piece`] takes off the front of a string's text.
 enum Piece<'a> {
     /// A run without escapes, as it stands.
@@ -418,12 +519,19 @@ impl Iterator for Chars<'_> {
     }
 }
 
+impl FusedIterator for Chars<'_> {}
+
 /// A JSON value that the codec does not interpret (`_meta`, `data`,
 /// `inputResponses`), as a slice of the input.
 ///
 /// The slice is exactly the value's text, without surrounding whitespace, and
 /// it has been validated as the reference validates a `serde_json::Value` in
 /// that place (UTF-8, escapes, surrogates, number range, depth).
+///
+/// `==` and `Hash` are of that text as spelled, byte for byte: `{"a":1}` and
+/// `{ "a": 1 }` are one value and two `RawJson`s. The codec does not
+/// interpret these values, so it has no value equality to offer; compare
+/// members (through [`members`](Self::members)) where that matters.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RawJson<'a> {
     raw: &'a [u8],

@@ -612,8 +612,8 @@ mod tests {
 
     fn whole(kind: Kind, json: &[u8]) -> Result<(), BodyError> {
         match kind {
-            Kind::Result => ResultView::decode(json).map(drop),
-            Kind::Error => ErrorView::decode(json).map(drop),
+            Kind::Result => ResultView::decode_body(json).map(drop),
+            Kind::Error => ErrorView::decode_body(json).map(drop),
             Kind::Request => RequestView::decode(json).map(drop),
         }
     }

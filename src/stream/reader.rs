@@ -124,7 +124,11 @@ pub enum Event<'e> {
 /// assert_eq!((text.as_str(), blob.as_slice(), kept), ("hé", &b"hi"[..], Some(Kept::Text)));
 /// # Ok::<(), diverge_frame::FrameError>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// `Debug` shows where it stands (the tag, the bytes fed, the blob
+/// buffer's size and the verdict once finished), not the machine or the
+/// blob buffer's bytes, which are left over from pieces already handed out.
+#[derive(Clone)]
 pub struct Reader<const N: usize = 256> {
     validator: FrameValidator,
     blob: BlobState<N>,
@@ -137,6 +141,17 @@ struct BlobState<const N: usize> {
     buf: [u8; N],
     carry: Carry,
     total: usize,
+}
+
+impl<const N: usize> core::fmt::Debug for Reader<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Reader")
+            .field("tag", &self.validator.tag())
+            .field("fed", &self.validator.fed())
+            .field("blob_buffer", &N)
+            .field("done", &self.done)
+            .finish()
+    }
 }
 
 impl<const N: usize> Default for Reader<N> {

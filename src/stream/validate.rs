@@ -1,6 +1,8 @@
 //! [`FrameValidator`] and [`RequestValidator`]: the machine fed chunk by
 //! chunk, with nothing read out.
 
+use core::fmt;
+
 use crate::error::{BodyError, FrameError};
 use crate::frame::Tag;
 use crate::json::event::Dyn;
@@ -28,11 +30,32 @@ use crate::json::resume::{Kind, Machine};
 /// let FrameError::Body(e) = whole else { unreachable!() };
 /// assert_eq!((e.kind(), e.offset()), (BodyErrorKind::InvalidType, 9));
 /// ```
-#[derive(Debug, Clone)]
+///
+/// `Debug` shows where it stands, not the machine inside:
+///
+/// ```
+/// use diverge_frame::stream::FrameValidator;
+///
+/// let mut v = FrameValidator::new();
+/// v.feed(b"\x00{\"contents\":[")?;
+/// assert_eq!(format!("{v:?}"), "FrameValidator { tag: Some(Result), fed: 14, error: None }");
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
+#[derive(Clone)]
 pub struct FrameValidator {
     tag: Option<Tag>,
     pub(super) machine: Machine,
     error: Option<FrameError>,
+}
+
+impl fmt::Debug for FrameValidator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FrameValidator")
+            .field("tag", &self.tag)
+            .field("fed", &self.fed())
+            .field("error", &self.error)
+            .finish()
+    }
 }
 
 impl Default for FrameValidator {
@@ -154,10 +177,22 @@ impl FrameValidator {
 /// v.finish()?;
 /// # Ok::<(), diverge_frame::BodyError>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// `Debug` shows where it stands (`RequestValidator { fed: 12, error: None }`),
+/// not the machine inside.
+#[derive(Clone)]
 pub struct RequestValidator {
     machine: Machine,
     error: Option<BodyError>,
+}
+
+impl fmt::Debug for RequestValidator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RequestValidator")
+            .field("fed", &self.fed())
+            .field("error", &self.error)
+            .finish()
+    }
 }
 
 impl Default for RequestValidator {

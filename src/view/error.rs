@@ -10,6 +10,10 @@ use crate::json::event::Field;
 use crate::json::shape::{self, ERROR_KEYS};
 
 /// A validated JSON-RPC error: `{"code": i32, "message": …, "data"?: …}`.
+///
+/// `==` compares the error's JSON text as it stands, byte for byte, as
+/// [`RawJson`]'s does: two spellings of one value are two views. Compare
+/// the accessors for values (a [`JsonStr`] compares its unescaped text).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ErrorView<'a> {
     json: &'a [u8],
@@ -19,8 +23,42 @@ pub struct ErrorView<'a> {
 }
 
 impl<'a> ErrorView<'a> {
-    /// Validates error JSON exactly as `serde_json::from_slice::<rmcp::ErrorData>`.
-    pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+    /// Validates error JSON (a frame's body, without its tag byte) exactly
+    /// as `serde_json::from_slice::<rmcp::ErrorData>`, as
+    /// [`RequestView::decode`](crate::RequestView::decode) does for a
+    /// request. [`Frame::decode`](crate::Frame::decode) of the tag `1` and
+    /// these bytes gives the same view, or the same error one byte further
+    /// on.
+    ///
+    /// # Errors
+    ///
+    /// [`BodyError`] with the offset of the first defect **from the first
+    /// byte of `json`**, for every input the reference rejects (and no
+    /// other).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{BodyErrorKind, ErrorView};
+    ///
+    /// let view = ErrorView::decode(br#"{"code":-32002,"message":"not found"}"#)?;
+    /// assert_eq!(view.code(), -32002);
+    /// assert!(view.message() == "not found");
+    ///
+    /// let err = ErrorView::decode(br#"{"code":1.5,"message":"m"}"#).unwrap_err();
+    /// assert_eq!(err.offset(), 8); // from the body's first byte
+    /// assert_eq!(err.kind(), BodyErrorKind::InvalidType);
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    #[inline]
+    pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_body(json)
+    }
+
+    /// [`decode`](Self::decode) for the crate's own callers, inlined into
+    /// them as [`ResultView`](crate::ResultView)'s is.
+    #[inline(always)]
+    pub(crate) fn decode_body(json: &'a [u8]) -> Result<Self, BodyError> {
         let mut s = Cursor::new(json);
         let mut code = None;
         let mut message = None;

@@ -3,6 +3,8 @@
 //! On hosts by the walker over validated text ([`next_member`]); on
 //! microcontrollers by the scanner's lexemes, which every decode links.
 
+use core::iter::FusedIterator;
+
 use crate::json::borrowed::{JsonStr, RawJson};
 use crate::json::cursor::Cursor;
 use crate::json::validated::next_member;
@@ -58,6 +60,8 @@ impl<'a> Iterator for Members<'a> {
         Some((key, value))
     }
 }
+
+impl FusedIterator for Members<'_> {}
 
 /// Microcontrollers' [`next_member`], by the scanner: `b` is an
 /// object from its `{` (before the first member) or the bytes after a

@@ -21,6 +21,10 @@ use crate::json::shape::{self, REQUEST_KEYS};
 /// assert!(req.request_state().is_none());
 /// # Ok::<(), diverge_frame::BodyError>(())
 /// ```
+///
+/// `==` compares the request's JSON text as it stands, byte for byte, as
+/// [`RawJson`]'s does: two spellings of one value are two views. Compare
+/// the accessors for values (a [`JsonStr`] compares its unescaped text).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct RequestView<'a> {
     json: &'a [u8],

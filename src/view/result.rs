@@ -18,6 +18,10 @@ use crate::json::validated::next_key;
 
 /// A validated read-resource result:
 /// `{"resultType"?, "ttlMs"?, "cacheScope"?, "contents": […], "_meta"?}`.
+///
+/// `==` compares the result's JSON text as it stands, byte for byte, as
+/// [`RawJson`]'s does: two spellings of one value are two views. Compare
+/// the accessors for values (a [`JsonStr`] compares its unescaped text).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ResultView<'a> {
     json: &'a [u8],
@@ -31,9 +35,48 @@ pub struct ResultView<'a> {
 }
 
 impl<'a> ResultView<'a> {
-    /// Validates result JSON exactly as
-    /// `serde_json::from_slice::<rmcp::model::ReadResourceResult>`.
-    pub(crate) fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+    /// Validates result JSON (a frame's body, without its tag byte) exactly
+    /// as `serde_json::from_slice::<rmcp::model::ReadResourceResult>`, as
+    /// [`RequestView::decode`](crate::RequestView::decode) does for a
+    /// request: for a body that came without its tag, or whose tag was
+    /// read apart. [`Frame::decode`](crate::Frame::decode) of the tag `0`
+    /// and these bytes gives the same view, or the same error one byte
+    /// further on.
+    ///
+    /// # Errors
+    ///
+    /// [`BodyError`] with the offset of the first defect **from the first
+    /// byte of `json`**, for every input the reference rejects (and no
+    /// other).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{BodyErrorKind, Frame, FrameError, ResultView};
+    ///
+    /// let view = ResultView::decode(br#"{"contents":[{"uri":"docs://a","text":"hi"}]}"#)?;
+    /// assert_eq!(view.contents().len(), 1);
+    ///
+    /// let bad = br#"{"ttlMs":1}"#;
+    /// let err = ResultView::decode(bad).unwrap_err();
+    /// assert_eq!(err.kind(), BodyErrorKind::MissingField);
+    /// // The frame's error is the same, counted from the tag byte.
+    /// let frame = [b"\x00".as_slice(), bad].concat();
+    /// let Err(FrameError::Body(framed)) = Frame::decode(&frame) else { panic!() };
+    /// assert_eq!((framed.kind(), framed.offset()), (err.kind(), err.offset() + 1));
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    #[inline]
+    pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_body(json)
+    }
+
+    /// [`decode`](Self::decode) for the crate's own callers, inlined into
+    /// them: made public, `decode` was no longer inlined into
+    /// `Frame::decode` on thumb, which cost 16 bytes of stack a frame
+    /// decode (8 with the hint alone).
+    #[inline(always)]
+    pub(crate) fn decode_body(json: &'a [u8]) -> Result<Self, BodyError> {
         if crate::json::find::HOST {
             Self::decode_with(json, &mut Spans::default())
         } else {
@@ -339,6 +382,10 @@ pub enum Body<'a> {
 }
 
 /// One item of a result's `contents`.
+///
+/// `==` compares the item's JSON text as it stands, byte for byte, as
+/// [`RawJson`]'s does: two spellings of one value are two views. Compare
+/// the accessors for values (a [`JsonStr`] compares its unescaped text).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Content<'a> {
     json: &'a [u8],
@@ -573,6 +620,57 @@ impl fmt::Display for ResultView<'_> {
         )
     }
 }
+
+/// `cacheScope`'s wire spelling, `public` or `private` (as
+/// [`CacheScope::as_str`]).
+impl fmt::Display for CacheScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::str::FromStr for CacheScope {
+    type Err = ParseCacheScopeError;
+
+    /// The scope a wire spelling names, exactly as the reference reads a
+    /// `cacheScope` string: `public` or `private`, case and all.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseCacheScopeError`] for any other text. (The empty string,
+    /// which a frame's decoder reads as no scope, is not a scope either.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::CacheScope;
+    ///
+    /// assert_eq!("private".parse(), Ok(CacheScope::Private));
+    /// assert_eq!(CacheScope::Public.to_string(), "public");
+    /// assert!("Public".parse::<CacheScope>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, ParseCacheScopeError> {
+        match s {
+            "public" => Ok(Self::Public),
+            "private" => Ok(Self::Private),
+            _ => Err(ParseCacheScopeError),
+        }
+    }
+}
+
+/// Text that is not a [`CacheScope`]'s wire spelling (`"public"` or
+/// `"private"`), from [`str::parse`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ParseCacheScopeError;
+
+impl fmt::Display for ParseCacheScopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown cacheScope (expected \"public\" or \"private\")")
+    }
+}
+
+impl core::error::Error for ParseCacheScopeError {}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]

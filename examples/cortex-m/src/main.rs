@@ -731,10 +731,7 @@ fn unescape(t: JsonStr<'_>, out: &mut heapless::String<TEXT_CAP>) -> Result<(), 
             Fragment::Str(s) => out.push_str(s),
             Fragment::Char(c) => out.push(c),
         };
-        pushed.map_err(|_| CapacityError {
-            needed: t.unescaped_len(),
-            available: TEXT_CAP,
-        })?;
+        pushed.map_err(|_| CapacityError::new(t.unescaped_len(), TEXT_CAP))?;
     }
     Ok(())
 }

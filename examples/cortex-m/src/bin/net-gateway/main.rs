@@ -325,7 +325,7 @@ fn run_relay(
             Err(e) => break RelayEnd::Unanswered(e),
         }
     };
-    Relayed { end, forwarded }
+    Relayed::new(end, forwarded)
 }
 
 /// How one exchange ended, for its report line.
@@ -564,8 +564,8 @@ fn relay_path(
                 counts[2] = stack;
                 match relayed {
                     Some(r) => {
-                        counts[1] = r.forwarded;
-                        r.end
+                        counts[1] = r.forwarded();
+                        r.into_end()
                     }
                     None => fail("the relay did not run"),
                 }
@@ -644,6 +644,7 @@ impl core::fmt::Display for PathOutcome<'_> {
             RelayEnd::Malformed(e) => write!(f, "malformed ({e})"),
             RelayEnd::TooLarge(e) => write!(f, "too large ({e})"),
             RelayEnd::Downstream(e) => write!(f, "downstream failed ({e})"),
+            _ => f.write_str("other end"),
         }
     }
 }

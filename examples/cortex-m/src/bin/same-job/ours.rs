@@ -49,7 +49,7 @@ pub fn run(v: &Vector, text: &mut [u8; TEXT_CAP]) -> Result<(), &'static str> {
                         let n = match b.decode_base64_into(&mut []) {
                             Ok(n) => n,
                             Err(Base64Error::BufferTooSmall { needed, .. }) => needed,
-                            Err(Base64Error::Invalid { .. }) => return Err("blob (invalid)"),
+                            Err(_) => return Err("blob (invalid)"),
                         };
                         ensure(n == *len, "blob (length)")?;
                     }

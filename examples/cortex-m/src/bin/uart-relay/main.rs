@@ -87,7 +87,7 @@ fn main() -> ! {
         let Some(relayed) = relayed else {
             fail("the relay did not run")
         };
-        match relayed.end.downstream() {
+        match relayed.end().downstream() {
             Downstream::Close => down.close(),
             Downstream::Abort => down.abort(),
         }
@@ -102,9 +102,9 @@ fn main() -> ! {
             fail("upstream neither closed nor aborted 10 s after the relay stopped")
         };
         total_in += bytes_in;
-        total_out += relayed.forwarded;
-        let counts = [bytes_in, relayed.forwarded, drained, state, relay_stack];
-        report(paths, &relayed.end, counts);
+        total_out += relayed.forwarded();
+        let counts = [bytes_in, relayed.forwarded(), drained, state, relay_stack];
+        report(paths, relayed.end(), counts);
     }
     hprintln!(
         "done: {} paths, {} B in, {} B out, {} stray bytes; stack high-water {} B",
@@ -148,6 +148,7 @@ fn report(path: u32, end: &RelayEnd<UpError, core::convert::Infallible>, counts:
         RelayEnd::Malformed(e) => line!("malformed ({})", e),
         RelayEnd::TooLarge(e) => line!("too large ({})", e),
         RelayEnd::Downstream(never) => match *never {},
+        _ => line!("other end"),
     }
 }
 
