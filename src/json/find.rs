@@ -81,7 +81,7 @@ mod vector {
     /// is set where `block[i]` ends a run of plain text (`"`, `\\` or a
     /// control byte below 0x20), bit `i` of the second where `block[i]` >=
     /// 0x80. One vector compare per class.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn marks(block: [u8; 16]) -> (u32, u32) {
         let v = u8x16::new(block);
         let quote = v.cmp_eq(u8x16::splat(b'"'));
@@ -97,7 +97,7 @@ mod vector {
 
     /// Bit `i` set where `block[i]` is a backslash: the unescaper's block
     /// lane (one vector compare).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn backslashes(block: [u8; 16]) -> u32 {
         #[allow(clippy::cast_sign_loss)]
         let mask = u8x16::new(block).cmp_eq(u8x16::splat(b'\\')).move_mask() as u32;
@@ -172,7 +172,7 @@ mod bytes {
     }
 
     /// `core::str::from_utf8` itself (no second validator in flash).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn from_utf8(text: &[u8]) -> Result<&str, core::str::Utf8Error> {
         core::str::from_utf8(text)
     }

@@ -141,7 +141,7 @@ impl Number {
     /// digits, or the end of `bytes` first) changes nothing and is left to
     /// [`lex_on`](Self::lex_on), which reads it from its first byte: the
     /// same answer (a test compares the two on every short text).
-    #[inline(always)]
+    #[inline]
     fn short_integer(&mut self, bytes: &[u8], i: usize) -> Option<usize> {
         let negative = bytes.get(i) == Some(&b'-');
         let from = i + usize::from(negative);
@@ -203,7 +203,7 @@ impl Number {
     /// turn. A digit goes to the part its phase is in; any other byte moves
     /// the phase on, ends the number, or is the grammar's error (one exit,
     /// at the byte at `i`), so that microcontrollers link a small loop.
-    #[inline(always)]
+    #[inline]
     fn step(
         &mut self,
         bytes: &[u8],

@@ -60,7 +60,7 @@ pub(crate) enum ItemKey {
 
 impl ItemKey {
     /// The item member whose index in [`ITEM_KEYS`] is `found`, if any.
-    #[inline(always)]
+    #[inline]
     pub(crate) const fn of(found: Option<usize>) -> Option<Self> {
         Some(match found {
             None => return None,
@@ -416,7 +416,7 @@ impl Key {
 
     /// The key of the `len` (at most 16) plain bytes that start `block`
     /// (hosts: the key reader, which loaded it, and [`plain`](Self::plain)).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn block(block: [u8; 16], len: usize) -> Self {
         // `len` is at most 16 here.
         #[allow(clippy::cast_possible_truncation)]

@@ -50,13 +50,14 @@ impl<'a> ErrorView<'a> {
     /// assert_eq!(err.kind(), BodyErrorKind::InvalidType);
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
-    #[inline]
+    #[inline(never)]
     pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
         Self::decode_body(json)
     }
 
     /// [`decode`](Self::decode) for the crate's own callers, inlined into
-    /// them as [`ResultView`](crate::ResultView)'s is.
+    /// them; the public `decode` is a call of its own, as
+    /// [`ResultView`](crate::ResultView)'s is (see its `decode_body`).
     #[inline(always)]
     pub(crate) fn decode_body(json: &'a [u8]) -> Result<Self, BodyError> {
         let mut s = Cursor::new(json);
