@@ -23,10 +23,13 @@
 # hour (ASan's stack depot, not a leak).
 #
 # Fold the result back in with `bash fuzz/campaign.sh --fold TARGET...`:
-# the new inputs that add libFuzzer features to the committed corpus are
-# added to it (`-merge=1`); none is removed, because the features are the
-# hosts' build's, and an input they call redundant may be the one that
-# reaches a microcontroller lane in the compact coverage build.
+# the committed corpus and the run's new inputs (fuzz/work/TARGET) are
+# minimized together into fuzz/corpus/TARGET by `fuzz/cmin.sh --with
+# fuzz/work` (a merge into an empty directory, as `cargo fuzz cmin` does),
+# so the corpus keeps every feature of both and stays small; named seeds
+# keep their names and the regression inputs (fuzz/regressions/) stay in.
+# Then run `bash fuzz/coverage.sh` (CI's floor is 95 %): the merge counts
+# the hosts' build's features, the coverage also the compact build's lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
@@ -63,11 +66,8 @@ if $table_only; then
 fi
 
 if $fold; then
-    for t in $targets; do
-        cargo fuzz run "$t" "fuzz/corpus/$t" "fuzz/work/$t" -- -merge=1 2>&1 | tail -1
-        echo "$t: $(ls "fuzz/corpus/$t" | wc -l) files, $(cat fuzz/corpus/"$t"/* | wc -c) bytes"
-    done
-    exit 0
+    # shellcheck disable=SC2086 # one word per target
+    exec bash fuzz/cmin.sh --with fuzz/work $targets
 fi
 
 mkdir -p fuzz/campaign
