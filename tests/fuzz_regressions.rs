@@ -15,9 +15,14 @@ use common::oracle::{check_frame, show};
 use diverge_frame::stream::FrameValidator;
 use diverge_frame::{Base64Error, Body, Frame, JsonStr};
 
-/// Corpus files of the fuzz targets, by name.
+/// The named regression inputs of the fuzz targets
+/// (`fuzz/regressions/<target>/`, which `fuzz/ci.sh` replays through the
+/// targets too), by name.
 fn corpus(target: &str, name: &str) -> Vec<u8> {
-    let path = format!("{}/fuzz/corpus/{target}/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/fuzz/regressions/{target}/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -144,4 +149,24 @@ fn f4_long_ipvfuture_is_an_absolute_uri() {
     let host = format!("http://[v7.{}]/", "x".repeat(200));
     assert!(diverge_frame::spec::is_absolute_uri(&host));
     assert!(!diverge_frame::spec::is_absolute_uri("http://[v7.]/"));
+}
+
+/// Every named regression input of the frame decoder (each finding, and
+/// the other inputs of its class) decodes as the reference decodes it.
+#[test]
+fn every_frame_regression_agrees_with_the_reference() {
+    let dir = format!(
+        "{}/fuzz/regressions/decode_frame",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        if let Err(e) = check_frame(&bytes) {
+            panic!("{}: {e}", path.display());
+        }
+        seen += 1;
+    }
+    assert!(seen >= 4, "{seen} inputs in {dir}");
 }
