@@ -109,6 +109,33 @@ pub mod spec;
 pub mod stream;
 mod view;
 
+/// The dependencies whose types appear in this crate's public API,
+/// re-exported so that a user names the versions this crate was built
+/// with: `heapless` 0.9 (`encode::Sink` for its `Vec`, [`JsonStr::to_heapless`]),
+/// `serde_json_core` 0.7 ([`RawJson::deserialize`]'s error), `embedded_io`
+/// and `embedded_io_async` 0.7 (features `embedded-io`, `embedded-io-async`:
+/// the exchange's readers and relays, `encode::IoSink`), `rmcp` 3 and
+/// `serde_json` 1 (feature `alloc`: the conversions). A major version of any
+/// of them is a major version of this crate.
+pub mod deps {
+    #[cfg(feature = "embedded-io")]
+    #[doc(no_inline)]
+    pub use embedded_io;
+    #[cfg(feature = "embedded-io-async")]
+    #[doc(no_inline)]
+    pub use embedded_io_async;
+    #[doc(no_inline)]
+    pub use heapless;
+    #[cfg(feature = "alloc")]
+    #[doc(no_inline)]
+    pub use rmcp;
+    #[cfg(feature = "alloc")]
+    #[doc(no_inline)]
+    pub use serde_json;
+    #[doc(no_inline)]
+    pub use serde_json_core;
+}
+
 pub use blob::Base64Error;
 pub use encode::EncodeError;
 pub use error::{BodyError, BodyErrorKind, FrameError};

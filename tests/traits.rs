@@ -180,3 +180,25 @@ fn streaming_types_debug_where_they_stand() {
         assert!(shown.len() < 200, "{shown}");
     }
 }
+
+/// The dependency types of the public API are reachable through
+/// `diverge_frame::deps`, at the versions the crate was built with: a
+/// `heapless::String` from `JsonStr::to_heapless` is `deps::heapless`'s.
+#[test]
+fn dependency_types_are_named_through_deps() {
+    use diverge_frame::deps::heapless;
+    let Ok(diverge_frame::Frame::Error(e)) =
+        diverge_frame::Frame::decode(b"\x01{\"code\":1,\"message\":\"a\\u00e9\"}")
+    else {
+        panic!("not an error frame")
+    };
+    let text: heapless::String<8> = e.message().to_heapless().unwrap();
+    assert_eq!(text.as_str(), "aé");
+    let mut out = heapless::Vec::<u8, 64>::new();
+    let n = diverge_frame::exchange::ask_encoder(&mut out)
+        .and_then(|e| e.uri("file:///a"))
+        .and_then(diverge_frame::encode::RequestEncoder::finish)
+        .unwrap();
+    // The ask: its kind byte, then the request JSON.
+    assert!(out[..n].ends_with(br#"{"uri":"file:///a"}"#));
+}

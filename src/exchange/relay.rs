@@ -622,7 +622,7 @@ pub struct Relayed<R, W> {
 
 impl<R, W> Relayed<R, W> {
     /// A relay's outcome, for a caller's own relay loop that reports as
-    /// [`relay`] does: `end`, after `forwarded` bytes went downstream.
+    /// `relay` does: `end`, after `forwarded` bytes went downstream.
     pub const fn new(end: RelayEnd<R, W>, forwarded: usize) -> Self {
         Self { end, forwarded }
     }
