@@ -237,10 +237,12 @@ impl fmt::Display for BodyError {
 /// The offset, the kind and the detail, each as itself.
 impl fmt::Debug for BodyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The field by its name (`Detail` is an index into the crate's
+        // table of names).
         f.debug_struct("BodyError")
             .field("offset", &self.offset)
             .field("kind", &self.kind())
-            .field("detail", &self.detail())
+            .field("field", &self.field())
             .finish()
     }
 }

@@ -202,3 +202,20 @@ fn dependency_types_are_named_through_deps() {
     // The ask: its kind byte, then the request JSON.
     assert!(out[..n].ends_with(br#"{"uri":"file:///a"}"#));
 }
+
+/// Debug output says what a value means: a result shows its items (their
+/// uri and body) and `_meta` as JSON, a body error the field by its name.
+#[test]
+fn debug_shows_what_values_mean() {
+    let frame = b"\x00{\"contents\":[{\"uri\":\"a://b\",\"text\":\"hi\"}],\"_meta\":{\"k\":1}}";
+    let Ok(diverge_frame::Frame::Result(r)) = diverge_frame::Frame::decode(frame) else {
+        panic!("not a result")
+    };
+    let shown = format!("{r:?}");
+    assert!(shown.contains("a://b") && shown.contains("hi"), "{shown}");
+    assert!(shown.contains(r#"{"k":1}"#), "{shown}");
+    let e = diverge_frame::ResultView::decode(br#"{"ttlMs":1}"#).unwrap_err();
+    let shown = format!("{e:?}");
+    assert!(shown.contains("contents"), "{shown}");
+    assert!(!shown.contains("Detail"), "{shown}");
+}

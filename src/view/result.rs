@@ -321,7 +321,7 @@ impl Spans {
 }
 
 /// Iterator over the [`Content`] items of a [`ResultView`].
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Contents<'a> {
     rest: &'a [u8],
     left: usize,
@@ -578,14 +578,13 @@ impl<'a> Content<'a> {
 
 impl fmt::Debug for Content<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut d = f.debug_struct("Content");
-        d.field("uri", &self.uri)
-            .field("mime_type", &self.mime_type);
-        match self.body {
-            Body::Text(t) => d.field("text_bytes", &t.raw().len()),
-            Body::Blob(b) => d.field("blob_bytes", &b.raw().len()),
-        };
-        d.field("meta", &self.meta.map(|m| m.as_bytes().len()))
+        // The values themselves, as a `String` shows its text: the body
+        // as its JSON string, `_meta` as its JSON text.
+        f.debug_struct("Content")
+            .field("uri", &self.uri)
+            .field("mime_type", &self.mime_type)
+            .field("body", &self.body)
+            .field("meta", &self.meta)
             .finish()
     }
 }
@@ -599,14 +598,23 @@ impl fmt::Display for Content<'_> {
     }
 }
 
+/// The items still to come, as a list (not the iterator's cursor).
+impl fmt::Debug for Contents<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
+}
+
 impl fmt::Debug for ResultView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // What each field means: the items themselves (each shows its
+        // uri and body), `_meta` as its JSON text.
         f.debug_struct("ResultView")
-            .field("contents", &self.len)
+            .field("contents", &self.contents())
             .field("result_type", &self.result_type)
             .field("ttl_ms", &self.ttl_ms)
             .field("cache_scope", &self.cache_scope)
-            .field("meta", &self.meta.map(|m| m.as_bytes().len()))
+            .field("meta", &self.meta)
             .finish()
     }
 }
