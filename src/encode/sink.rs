@@ -104,7 +104,9 @@ impl Sink for alloc::vec::Vec<u8> {
 /// A sink that stores nothing and counts the bytes written to it.
 ///
 /// Run an encoder into a `Counter` to learn the exact size of its output
-/// before allocating or reserving a buffer. A `Counter` never fails.
+/// before allocating or reserving a buffer. A `Counter` never fails. It is
+/// not `Copy`: lend it to an encoder as `&mut counter`, so that no count
+/// goes into a copy unseen.
 ///
 /// # Examples
 ///
@@ -116,7 +118,7 @@ impl Sink for alloc::vec::Vec<u8> {
 /// assert_eq!(counter.len(), b"\x01{\"code\":-32002,\"message\":\"Resource not found\"}".len());
 /// # Ok::<(), diverge_frame::EncodeError>(())
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Counter {
     len: usize,
