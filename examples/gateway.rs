@@ -979,6 +979,11 @@ impl Gateway {
                 Status::Malformed => return report(Outcome::Malformed, &exchange, notes, None),
                 Status::NotServed => return report(Outcome::NotServed, &exchange, notes, None),
                 Status::GaveUp => return report(Outcome::GaveUp, &exchange, notes, None),
+                // A status this gateway does not know (`Status` may grow).
+                other => {
+                    let note = Some(format!("unexpected status {other:?}"));
+                    return report(Outcome::Failed, &exchange, notes, note);
+                }
             };
             if let Err(e) = step {
                 return report(Outcome::Failed, &exchange, notes, Some(e.to_string()));

@@ -128,7 +128,7 @@
 //!     Status::NotServed => println!("the server did not serve it"),
 //!     Status::AskAgain => println!("unanswered: send the ask again"),
 //!     Status::GaveUp => println!("unanswered, and no retries left"),
-//!     Status::Ready | Status::Asked | Status::PathOpen | Status::Malformed => unreachable!(),
+//!     _ => unreachable!(), // Ready, Asked, PathOpen, Malformed: not after these events
 //! }
 //! # Ok(())
 //! # }
@@ -557,8 +557,12 @@ where
 }
 
 /// Where an [`Exchange`] stands, and so what its caller does next.
+///
+/// Non-exhaustive: a later version may add a state (a `match` needs a `_`
+/// arm).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Status {
     /// Nothing sent yet: send the ask.
     Ready,

@@ -409,6 +409,8 @@ fn exchange(
                 Status::Malformed => break 'passes Outcome::Malformed,
                 Status::NotServed => break 'passes Outcome::NotServed,
                 Status::GaveUp => break 'passes Outcome::GaveUp,
+                // A status this gateway does not know (`Status` may grow).
+                _ => fail("a status the gateway does not know"),
             };
             if step.is_err() {
                 fail("an event the exchange did not expect");
