@@ -23,6 +23,12 @@ fn format_both<T: std::fmt::Display + std::fmt::Debug>(value: &T) {
     let _ = write!(sink, "{value} {value:?}");
 }
 
+/// The std hasher's digest of `value`.
+fn hash<T: std::hash::Hash>(value: &T) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(value)
+}
+
 /// Decodes a response frame and walks the result.
 pub fn frame(input: &[u8]) {
     let decoded = Frame::decode(input);
@@ -33,6 +39,38 @@ pub fn frame(input: &[u8]) {
             decoded,
             "split failed but decode did not fail the same way"
         ),
+    }
+    // The tag byte through `TryFrom<u8>` says what `split` says of it.
+    if let Some(&byte) = input.first() {
+        let tag = Tag::try_from(byte);
+        assert_eq!(
+            tag.is_ok(),
+            Frame::split(input).is_ok(),
+            "Tag::try_from({byte})"
+        );
+        if let Ok(tag) = tag {
+            assert_eq!(u8::from(tag), byte, "u8::from(Tag) is not its byte");
+        }
+    }
+    // The body decoders without the tag byte give the same view, or the
+    // same error one byte nearer the start.
+    if let (Some(&tag), Some(body)) = (input.first(), input.get(1..)) {
+        let alone = match Tag::from_byte(tag) {
+            Some(Tag::Result) => Some(ResultView::decode(body).map(Frame::Result)),
+            Some(Tag::Error) => Some(ErrorView::decode(body).map(Frame::Error)),
+            None => None,
+        };
+        if let Some(alone) = alone {
+            let framed = decoded.map_err(|e| match e {
+                FrameError::Body(b) => (b.kind(), b.offset()),
+                other => panic!("a body with a known tag failed as {other:?}"),
+            });
+            let alone = alone.map_err(|b| (b.kind(), b.offset() + 1));
+            assert_eq!(
+                alone, framed,
+                "the body decoder disagrees with Frame::decode"
+            );
+        }
     }
     match decoded {
         Ok(frame) => {
@@ -239,6 +277,14 @@ pub fn string(j: JsonStr<'_>) -> String {
         j == unescaped.as_str(),
         "JsonStr == &str is false for its own text"
     );
+    // Equality and hashing of the text run on any string without a panic
+    // (`tests/str_equality.rs` holds them to the text's spellings).
+    let same = j;
+    assert!(
+        j == same && j.raw_eq(&same),
+        "a JsonStr is not equal to itself"
+    );
+    assert_eq!(hash(&j), hash(&j), "a JsonStr hashes apart from itself");
     assert!(
         unescaped.as_str() == j,
         "&str == JsonStr is false for its own text"
