@@ -197,15 +197,17 @@ fn hex_prefix<const TABLE: bool>(b: &[u8]) -> (u16, usize) {
     (n, k)
 }
 
-/// The literal a value that starts with `first` (`t`, `f` or `n`) must
-/// spell: the one statement of `true`, `false` and `null` for every engine.
+/// The bytes a literal must spell after its first byte `first` (`t`, `f`
+/// or `n`): `rue`, `alse` or `ull`, packed into a word, the next byte
+/// lowest and zero once spelled. The one statement of `true`, `false` and
+/// `null` for every engine.
 #[inline(always)]
-pub(crate) const fn literal(first: u8) -> &'static [u8] {
-    match first {
-        b't' => b"true",
-        b'f' => b"false",
-        _ => b"null",
-    }
+pub(crate) const fn literal_rest(first: u8) -> u32 {
+    u32::from_le_bytes(match first {
+        b't' => *b"rue\0",
+        b'f' => *b"alse",
+        _ => *b"ull\0",
+    })
 }
 
 /// Whether `c` is JSON whitespace (space, tab, line feed, carriage

@@ -278,9 +278,9 @@ impl Machine {
                 None if eof => None,
                 None => break,
             };
-            if c.is_some_and(lex::is_ws) && self.st.skips_ws() {
+            if matches!(c, Some(c) if lex::is_ws(c)) && self.st.skips_ws() {
                 i += 1;
-                while chunk.get(i).copied().is_some_and(lex::is_ws) {
+                while matches!(chunk.get(i), Some(&c) if lex::is_ws(c)) {
                     i += 1;
                 }
                 continue;

@@ -150,8 +150,8 @@ pub(crate) struct Walk {
     /// and typed fields, with it too: they never run at once with a walk).
     pub(crate) text: Cut,
     number: Number,
-    /// The literal being read (`true`, `false` or `null`), and how many
-    /// of its bytes were.
+    /// The literal being read (`true`, `false` or `null`): its first
+    /// byte, and how many bytes of its rest were read.
     lit: u8,
     lit_i: u8,
 }
@@ -474,6 +474,7 @@ impl Cursor<'_> {
                             self.number_value(full)?;
                         }
                         Some(c @ (b't' | b'f' | b'n')) => {
+                            self.pos += 1;
                             w.lit = c;
                             w.lit_i = 0;
                             if R {
@@ -612,8 +613,8 @@ impl Cursor<'_> {
                     w.number.finish()?;
                     at = At::After;
                 }
-                // A literal, in both lanes: the rest of its word from
-                // `lit_i` on (the resumable lane resumes inside it).
+                // A literal, in both lanes: the rest of its word (the
+                // resumable lane resumes inside it).
                 At::Lit => {
                     if !self.literal(w)? {
                         more!(At::Lit);
@@ -625,20 +626,22 @@ impl Cursor<'_> {
         }
     }
 
-    /// The literal `w.lit` starts ([`lex::literal`]), read from its byte
-    /// `w.lit_i` on: `Ok(true)` once it is whole, `Ok(false)` where the
-    /// buffer ends inside it (the end of the input, or of a chunk: the
-    /// caller decides), [`InvalidLiteral`](K::InvalidLiteral) at the first
-    /// byte that differs. The one reader of literals, for both lanes;
-    /// inlined in each (a call of it cost the stream path 188 B of flash).
+    /// The rest of the literal `w.lit` starts ([`lex::literal_rest`]) from
+    /// its byte `w.lit_i` on:
+    /// `Ok(true)` once it is whole, `Ok(false)` where the buffer ends
+    /// inside it (the end of the input, or of a chunk: the caller decides),
+    /// [`InvalidLiteral`](K::InvalidLiteral) at the first byte that
+    /// differs. The one reader of literals, for both lanes; inlined in each
+    /// (a call of it cost the stream path 188 B of flash).
     #[inline(always)]
     fn literal(&mut self, w: &mut Walk) -> Result<bool, BodyError> {
-        let word = lex::literal(w.lit);
-        while let Some(&want) = word.get(usize::from(w.lit_i)) {
+        let mut rest = lex::literal_rest(w.lit) >> (8 * u32::from(w.lit_i));
+        while rest != 0 {
             match self.peek() {
-                Some(c) if c == want => {
+                Some(c) if c == rest.to_le_bytes()[0] => {
                     self.pos += 1;
                     w.lit_i += 1;
+                    rest >>= 8;
                 }
                 Some(_) => return Err(self.err(K::InvalidLiteral)),
                 None => return Ok(false),

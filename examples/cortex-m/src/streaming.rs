@@ -290,8 +290,8 @@ pub fn run(
     )?;
     let n = big::fill(start + n, chunk, true);
     let again = v.feed(chunk.get(..n).unwrap_or_default());
-    ensure(again == Err(want), "error of a later feed")?;
-    ensure(v.finish() == Err(want), "error of finish")?;
+    ensure(again.err() == Some(want), "error of a later feed")?;
+    ensure(v.finish().err() == Some(want), "error of finish")?;
     ensure(
         validator_feed <= STACK_BOUND && reader_feed <= STACK_BOUND && reader_finish <= STACK_BOUND,
         "feed or finish stack (over the bound)",
