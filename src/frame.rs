@@ -30,6 +30,18 @@ pub const RESULT_TAG: u8 = 0;
 pub const ERROR_TAG: u8 = 1;
 
 /// Which kind of frame a tag byte announces.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Frame, Tag, ERROR_TAG};
+///
+/// let raw = Frame::split(b"\x01{\"code\":-32002,\"message\":\"not found\"}")?;
+/// assert_eq!(raw.tag(), Tag::Error);
+/// assert_eq!(raw.tag().byte(), ERROR_TAG);
+/// assert_eq!(u8::from(Tag::Result), 0);
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Tag {
@@ -50,6 +62,16 @@ impl Tag {
     }
 
     /// The tag a byte stands for, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::Tag;
+    ///
+    /// assert_eq!(Tag::from_byte(0), Some(Tag::Result));
+    /// assert_eq!(Tag::from_byte(1), Some(Tag::Error));
+    /// assert_eq!(Tag::from_byte(b'{'), None);
+    /// ```
     #[must_use]
     pub const fn from_byte(byte: u8) -> Option<Self> {
         match byte {
@@ -95,6 +117,21 @@ impl From<Tag> for u8 {
 ///
 /// Made by [`Frame::split`] in O(1). A relay that only forwards frames needs
 /// nothing more; [`decode`](Self::decode) continues to a validated [`Frame`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Frame, Tag};
+///
+/// let bytes = b"\x00{\"contents\":[]}";
+/// let raw = Frame::split(bytes)?; // O(1): only the tag byte is read
+/// assert_eq!(raw.tag(), Tag::Result);
+/// assert_eq!(raw.json(), b"{\"contents\":[]}");
+/// assert_eq!(raw.as_bytes(), bytes); // forward it unchanged
+/// let Frame::Result(result) = raw.decode()? else { panic!("expected a result") };
+/// assert_eq!(result.contents().len(), 0);
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct RawFrame<'a> {
     tag: Tag,
@@ -150,6 +187,23 @@ impl fmt::Debug for RawFrame<'_> {
 }
 
 /// A validated response frame: a result or an error, as borrowed views.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Frame, Tag};
+///
+/// let frame = Frame::decode(b"\x01{\"code\":-32002,\"message\":\"not found\"}")?;
+/// assert_eq!(frame.tag(), Tag::Error);
+/// match frame {
+///     Frame::Result(result) => panic!("unexpected result: {result}"),
+///     Frame::Error(error) => {
+///         assert_eq!(error.code(), -32002);
+///         assert!(error.message() == "not found");
+///     }
+/// }
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frame<'a> {
     /// Tag `0`: the resource's contents.
@@ -195,6 +249,22 @@ impl<'a> Frame<'a> {
     /// [`FrameError::Empty`], [`FrameError::UnknownTag`], or
     /// [`FrameError::Body`] with the offset (from the tag byte) of the first
     /// defect.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{BodyErrorKind, Frame, FrameError};
+    ///
+    /// let frame = Frame::decode(b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}")?;
+    /// let Frame::Result(result) = frame else { panic!("expected a result") };
+    /// assert_eq!(result.contents().len(), 1);
+    ///
+    /// assert_eq!(Frame::decode(b""), Err(FrameError::Empty));
+    /// assert_eq!(Frame::decode(b"\x02{}"), Err(FrameError::UnknownTag(2)));
+    /// let Err(FrameError::Body(err)) = Frame::decode(b"\x00{}") else { panic!() };
+    /// assert_eq!(err.kind(), BodyErrorKind::MissingField);
+    /// # Ok::<(), FrameError>(())
+    /// ```
     pub fn decode(bytes: &'a [u8]) -> Result<Self, FrameError> {
         Self::split(bytes)?.decode()
     }

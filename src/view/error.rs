@@ -14,6 +14,21 @@ use crate::json::shape::{self, ERROR_KEYS};
 /// `==` compares the error's JSON text as it stands, byte for byte, as
 /// [`RawJson`]'s does: two spellings of one value are two views. Compare
 /// the accessors for values (a [`JsonStr`] compares its unescaped text).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::Frame;
+///
+/// let frame = b"\x01{\"code\":-32002,\"message\":\"not found\",\"data\":{\"uri\":\"docs://x\"}}";
+/// let Frame::Error(error) = Frame::decode(frame)? else { panic!("expected an error") };
+/// assert_eq!(error.code(), -32002);
+/// assert!(error.message() == "not found");
+/// let uri = error.data().and_then(|data| data.get("uri")).and_then(|u| u.as_str());
+/// assert_eq!(uri, Some("\"docs://x\""));
+/// assert_eq!(error.json(), &frame[1..]);
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ErrorView<'a> {
     json: &'a [u8],

@@ -40,6 +40,21 @@ impl<'a> RawJson<'a> {
 }
 
 /// Iterator over the members of an object [`RawJson`]: `(key, value)`.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let req = RequestView::decode(br#"{"uri":"docs://a","_meta":{"progressToken":7,"trace":"on"}}"#)?;
+/// let meta = req.meta().expect("the request has a _meta");
+/// let mut members = meta.members();
+/// let (key, value) = members.next().expect("a first member");
+/// assert!(key == "progressToken");
+/// assert_eq!(value.as_bytes(), b"7");
+/// assert_eq!(members.map(|(key, _)| key).collect::<Vec<_>>(), ["trace"]);
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Members<'a> {
     rest: &'a [u8],

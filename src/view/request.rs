@@ -12,6 +12,8 @@ use crate::json::shape::{self, REQUEST_KEYS};
 /// A validated read-resource request: `{"uri": …, "_meta"?: …}` plus the
 /// draft `inputResponses` / `requestState` fields.
 ///
+/// # Examples
+///
 /// ```
 /// use diverge_frame::RequestView;
 ///
@@ -43,6 +45,20 @@ impl<'a> RequestView<'a> {
     ///
     /// [`BodyError`] with the offset of the first defect, for every input
     /// the reference rejects (and no other).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{BodyErrorKind, RequestView};
+    ///
+    /// let req = RequestView::decode(br#"{"uri":"docs://readme","requestState":"s1"}"#)?;
+    /// assert!(req.uri() == "docs://readme");
+    /// assert_eq!(req.request_state().and_then(|s| s.as_str()), Some("s1"));
+    ///
+    /// let err = RequestView::decode(br#"{"uri":7}"#).unwrap_err();
+    /// assert_eq!((err.kind(), err.field()), (BodyErrorKind::InvalidType, Some("uri")));
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
     pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
         let mut s = Cursor::new(json);
         let mut uri = None;

@@ -22,6 +22,20 @@ use crate::json::validated::next_key;
 /// `==` compares the result's JSON text as it stands, byte for byte, as
 /// [`RawJson`]'s does: two spellings of one value are two views. Compare
 /// the accessors for values (a [`JsonStr`] compares its unescaped text).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{CacheScope, Frame};
+///
+/// let frame = b"\x00{\"ttlMs\":60000,\"cacheScope\":\"public\",\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}";
+/// let Frame::Result(result) = Frame::decode(frame)? else { panic!("expected a result") };
+/// assert_eq!(result.ttl_ms(), Some(60_000));
+/// assert_eq!(result.cache_scope(), Some(CacheScope::Public));
+/// assert!(result.result_type().is_none() && result.meta().is_none());
+/// assert_eq!(result.contents().len(), 1);
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ResultView<'a> {
     json: &'a [u8],
@@ -321,6 +335,20 @@ impl Spans {
 }
 
 /// Iterator over the [`Content`] items of a [`ResultView`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::ResultView;
+///
+/// let json = br#"{"contents":[{"uri":"docs://a","text":"a"},{"uri":"docs://b","blob":"Yg=="}]}"#;
+/// let result = ResultView::decode(json)?;
+/// let contents = result.contents();
+/// assert_eq!(contents.len(), 2); // an ExactSizeIterator
+/// let uris: Vec<_> = contents.map(|item| item.uri()).collect();
+/// assert!(uris[0] == "docs://a" && uris[1] == "docs://b");
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Clone)]
 pub struct Contents<'a> {
     rest: &'a [u8],
@@ -373,6 +401,25 @@ impl FusedIterator for Contents<'_> {}
 /// A content item's payload, chosen as the reference chooses it: an item
 /// with a valid `text` is text (even if it also has a `blob`, which the
 /// reference drops); otherwise it is a blob.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Body, ResultView};
+///
+/// let json = br#"{"contents":[{"uri":"t","text":"hi"},{"uri":"b","blob":"aGk="}]}"#;
+/// let mut buf = [0u8; 16];
+/// for item in ResultView::decode(json)?.contents() {
+///     match item.body() {
+///         Body::Text(text) => assert_eq!(text.unescape_into(&mut buf)?, "hi"),
+///         Body::Blob(base64) => {
+///             let n = base64.decode_base64_into(&mut buf)?;
+///             assert_eq!(&buf[..n], b"hi");
+///         }
+///     }
+/// }
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Body<'a> {
     /// `text`: the resource as text.
@@ -387,6 +434,22 @@ pub enum Body<'a> {
 /// `==` compares the item's JSON text as it stands, byte for byte, as
 /// [`RawJson`]'s does: two spellings of one value are two views. Compare
 /// the accessors for values (a [`JsonStr`] compares its unescaped text).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Body, ResultView};
+///
+/// let json = br#"{"contents":[{"uri":"docs://a","mimeType":"text/plain","text":"caf\u00e9","_meta":{"v":1}}]}"#;
+/// let result = ResultView::decode(json)?;
+/// let item = result.contents().next().expect("one item");
+/// assert!(item.uri() == "docs://a");
+/// assert!(item.mime_type().is_some_and(|m| m == "text/plain"));
+/// let Body::Text(text) = item.body() else { panic!("expected text") };
+/// assert!(text == "café");
+/// assert_eq!(item.meta().map(|m| m.as_bytes()), Some(&br#"{"v":1}"#[..]));
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Content<'a> {
     json: &'a [u8],
@@ -669,6 +732,15 @@ impl core::str::FromStr for CacheScope {
 
 /// Text that is not a [`CacheScope`]'s wire spelling (`"public"` or
 /// `"private"`), from [`str::parse`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{CacheScope, ParseCacheScopeError};
+///
+/// assert_eq!("shared".parse::<CacheScope>(), Err(ParseCacheScopeError));
+/// assert_eq!("public".parse::<CacheScope>(), Ok(CacheScope::Public));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ParseCacheScopeError;
