@@ -6,6 +6,25 @@ use crate::base64::{DecodeError, Decoder};
 use crate::json::borrowed::JsonStr;
 
 /// Why a blob did not decode.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Base64Error, Body, ResultView};
+///
+/// let result = ResultView::decode(br#"{"contents":[{"uri":"bin://a","blob":"aGVsbG8="},{"uri":"bin://b","blob":"a*=="}]}"#)?;
+/// let mut small = [0u8; 2];
+/// for item in result.contents() {
+///     let Body::Blob(blob) = item.body() else { panic!("expected a blob") };
+///     match blob.decode_base64_into(&mut small) {
+///         Err(Base64Error::BufferTooSmall { needed, available }) => assert_eq!((needed, available), (5, 2)),
+///         Err(Base64Error::Invalid { offset }) => assert_eq!(offset, 1), // the `*`
+///         Err(other) => panic!("unexpected {other}"),
+///         Ok(n) => panic!("{n} bytes fit in two"),
+///     }
+/// }
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

@@ -33,6 +33,24 @@ use core::fmt;
 ///
 /// Mirrors the reference decoder's three outcomes: no bytes at all, a tag byte
 /// other than `0`/`1`, or JSON that the rmcp type rejects.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{BodyErrorKind, Frame, FrameError};
+///
+/// let err = Frame::decode(b"\x00{\"contents\":[}").unwrap_err();
+/// match err {
+///     FrameError::Empty => panic!("the frame has a tag"),
+///     FrameError::UnknownTag(tag) => panic!("unexpected tag {tag}"),
+///     FrameError::Body(body) => {
+///         assert_eq!(body.kind(), BodyErrorKind::ExpectedValue);
+///         assert_eq!(body.offset(), 14); // from the tag byte
+///     }
+///     _ => panic!("a kind of error this example does not know"),
+/// }
+/// assert_eq!(Frame::decode(b"\x05{}").unwrap_err().to_string(), "unknown frame tag 5 (expected 0 or 1)");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -87,6 +105,18 @@ impl From<BodyError> for FrameError {
 /// decoder knows it: the field of a missing, duplicate or wrongly typed value
 /// (also given by [`field`](Self::field)), the struct expected at the top
 /// level, or why a content item matched neither the text nor the blob form.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{BodyErrorKind, RequestView};
+///
+/// let err = RequestView::decode(br#"{"uri":"docs://a","uri":"docs://b"}"#).unwrap_err();
+/// assert_eq!(err.kind(), BodyErrorKind::DuplicateField);
+/// assert_eq!(err.field(), Some("uri"));
+/// assert_eq!(err.offset(), 18); // where the second "uri" starts
+/// assert_eq!(err.to_string(), "duplicate field `uri` at byte 18");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BodyError {
     offset: usize,
@@ -416,6 +446,19 @@ impl core::error::Error for BodyError {}
 ///
 /// The set follows serde_json's error codes where the reference reports one,
 /// plus the rmcp shape errors. It will grow, hence `#[non_exhaustive]`.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{BodyErrorKind, ResultView};
+///
+/// let err = ResultView::decode(br#"{"contents":[],"ttlMs":"60"}"#).unwrap_err();
+/// match err.kind() {
+///     BodyErrorKind::InvalidType => assert_eq!(err.field(), Some("ttlMs")),
+///     BodyErrorKind::MissingField | BodyErrorKind::DuplicateField => panic!("fields are all there, once"),
+///     other => panic!("unexpected {other:?}"),
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

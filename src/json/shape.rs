@@ -8,6 +8,23 @@ use crate::json::borrowed::JsonStr;
 use crate::json::number::Num;
 
 /// Who may cache a result (`cacheScope`, SEP-2549).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{CacheScope, ResultView};
+///
+/// let result = ResultView::decode(br#"{"cacheScope":"private","contents":[]}"#)?;
+/// let scope = result.cache_scope();
+/// assert_eq!(scope, Some(CacheScope::Private));
+/// assert_eq!(scope.map(|s| s.as_str()), Some("private"));
+/// match scope {
+///     Some(CacheScope::Public) | None => panic!("the result said private"),
+///     Some(CacheScope::Private) => {}
+///     Some(_) => panic!("a scope this example does not know"),
+/// }
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
