@@ -16,6 +16,8 @@ use super::unescape;
 /// UTF-8, valid escapes, paired surrogates. So no method here can fail on the
 /// text itself; the only failure is a caller's buffer that is too small.
 ///
+/// # Examples
+///
 /// ```
 /// use diverge_frame::RequestView;
 ///
@@ -50,6 +52,20 @@ pub struct JsonStr<'a> {
 }
 
 /// The caller's buffer was too small for the unescaped or decoded text.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let uri = RequestView::decode(br#"{"uri":"docs://readme"}"#)?.uri();
+/// let mut small = [0u8; 4];
+/// let err = uri.unescape_into(&mut small).unwrap_err();
+/// assert_eq!((err.needed(), err.available()), (13, 4));
+/// let mut buf = [0u8; 13];
+/// assert_eq!(uri.unescape_into(&mut buf)?, "docs://readme");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CapacityError {
@@ -61,6 +77,8 @@ impl CapacityError {
     /// The whole output needs `needed` bytes and the buffer had
     /// `available`: for a caller's own unescaping that reports as the
     /// crate's does.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use diverge_frame::CapacityError;
@@ -406,6 +424,18 @@ impl fmt::Display for JsonStr<'_> {
 
 /// One piece of an unescaped [`JsonStr`]: a run of text as it stands in the
 /// input, or one character an escape stood for.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Fragment, RequestView};
+///
+/// let uri = RequestView::decode(br#"{"uri":"a\nb"}"#)?.uri();
+/// let fragments: Vec<Fragment<'_>> = uri.fragments().collect();
+/// assert_eq!(fragments, [Fragment::Str("a"), Fragment::Char('\n'), Fragment::Str("b")]);
+/// assert_eq!(fragments.iter().map(Fragment::len).sum::<usize>(), uri.unescaped_len());
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Fragment<'a> {
@@ -433,6 +463,25 @@ impl Fragment<'_> {
 }
 
 /// Iterator over the [`Fragment`]s of a [`JsonStr`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::deps::heapless;
+/// use diverge_frame::{Fragment, RequestView};
+///
+/// let uri = RequestView::decode(br#"{"uri":"docs://caf\u00e9/menu"}"#)?.uri();
+/// // Copy the unescaped text piece by piece, without an intermediate buffer.
+/// let mut out = heapless::String::<32>::new();
+/// for fragment in uri.fragments() {
+///     match fragment {
+///         Fragment::Str(run) => out.push_str(run)?,
+///         Fragment::Char(c) => out.push(c)?,
+///     }
+/// }
+/// assert_eq!(out, "docs://café/menu");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Fragments<'a> {
     rest: &'a [u8],
@@ -497,6 +546,18 @@ impl Pieces<'_> {
 }
 
 /// Iterator over the unescaped characters of a [`JsonStr`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let uri = RequestView::decode(br#"{"uri":"caf\u00e9"}"#)?.uri();
+/// assert_eq!(uri.chars().count(), 4);
+/// assert_eq!(uri.chars().last(), Some('é'));
+/// assert!(uri.chars().eq("café".chars()));
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Chars<'a> {
     fragments: Fragments<'a>,
@@ -532,6 +593,22 @@ impl FusedIterator for Chars<'_> {}
 /// `{ "a": 1 }` are one value and two `RawJson`s. The codec does not
 /// interpret these values, so it has no value equality to offer; compare
 /// members (through [`members`](Self::members)) where that matters.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Frame, RawJson};
+///
+/// let frame = b"\x01{\"code\":-32602,\"message\":\"bad uri\",\"data\":{ \"uri\": \"x\", \"retry\": false }}";
+/// let Frame::Error(error) = Frame::decode(frame)? else { panic!("expected an error") };
+/// let data: RawJson<'_> = error.data().expect("the error has data");
+/// assert!(data.is_object());
+/// assert_eq!(data.as_bytes(), br#"{ "uri": "x", "retry": false }"#); // as spelled
+/// assert_eq!(data.get("retry").map(|v| v.as_bytes()), Some(&b"false"[..]));
+/// // The same value spelled another way is another RawJson.
+/// assert_ne!(data, RawJson::parse(br#"{"uri":"x","retry":false}"#)?);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RawJson<'a> {
     raw: &'a [u8],
