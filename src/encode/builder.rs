@@ -136,6 +136,19 @@ impl<S: Sink> RequestEncoder<S, Start> {
     /// # Errors
     ///
     /// The sink's error ([`EncodeError::BufferFull`], [`EncodeError::Write`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::RequestView;
+    /// use diverge_frame::encode::RequestEncoder;
+    ///
+    /// let mut buf = [0u8; 64];
+    /// let n = RequestEncoder::new(&mut buf[..])?.uri("docs://readme")?.request_state("s1")?.finish()?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://readme","requestState":"s1"}"#);
+    /// assert!(RequestView::decode(&buf[..n])?.uri() == "docs://readme");
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn new(sink: S) -> Result<Self, EncodeError> {
         Self::start(sink, false)
     }
@@ -147,6 +160,21 @@ impl<S: Sink> RequestEncoder<S, Start> {
     /// # Errors
     ///
     /// The sink's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::RequestEncoder;
+    ///
+    /// let mut buf = [0u8; 64];
+    /// let n = RequestEncoder::strict(&mut buf[..])?.uri("docs://readme")?.finish()?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://readme"}"#);
+    /// // Not an absolute URI (no scheme): refused in strict mode.
+    /// let refused = RequestEncoder::strict(&mut buf[..])?.uri("readme");
+    /// assert!(matches!(refused, Err(EncodeError::Spec(_))));
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub fn strict(sink: S) -> Result<Self, EncodeError> {
         Self::start(sink, true)
     }
@@ -317,6 +345,18 @@ impl<S: Sink> ResultEncoder<S, Start> {
     /// # Errors
     ///
     /// The sink's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::ResultEncoder;
+    /// use diverge_frame::deps::heapless;
+    ///
+    /// let mut frame = heapless::Vec::<u8, 64>::new();
+    /// ResultEncoder::new(&mut frame)?.contents()?.item("docs://a")?.text("hi")?.end()?.finish()?;
+    /// assert_eq!(frame, b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}");
+    /// # Ok::<(), diverge_frame::EncodeError>(())
+    /// ```
     pub fn new(sink: S) -> Result<Self, EncodeError> {
         Self::start(sink, false)
     }
@@ -329,6 +369,31 @@ impl<S: Sink> ResultEncoder<S, Start> {
     /// # Errors
     ///
     /// The sink's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::ResultEncoder;
+    ///
+    /// let mut buf = [0u8; 128];
+    /// let n = ResultEncoder::strict(&mut buf[..])?
+    ///     .contents()?
+    ///     .item("docs://readme")?
+    ///     .mime_type("text/markdown")?
+    ///     .text("# Hi")?
+    ///     .end()?
+    ///     .finish()?;
+    /// assert_eq!(
+    ///     &buf[..n],
+    ///     b"\x00{\"contents\":[{\"uri\":\"docs://readme\",\"mimeType\":\"text/markdown\",\"text\":\"# Hi\"}]}"
+    /// );
+    /// // A relative URI passes in the default mode and not in strict mode.
+    /// assert!(ResultEncoder::new(&mut buf[..])?.contents()?.item("readme").is_ok());
+    /// let refused = ResultEncoder::strict(&mut buf[..])?.contents()?.item("readme");
+    /// assert!(matches!(refused, Err(EncodeError::Spec(_))));
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub fn strict(sink: S) -> Result<Self, EncodeError> {
         Self::start(sink, true)
     }
@@ -437,6 +502,25 @@ impl<S, St> fmt::Debug for ResultEncoder<S, St> {
 /// The open `contents` array of a result frame: write items with
 /// [`item`](Self::item), then [`finish`](Self::finish) (or
 /// [`finish_with_meta`](Self::finish_with_meta) for the result's `_meta`).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::encode::ResultEncoder;
+/// use diverge_frame::{Frame, RawJson};
+///
+/// let mut buf = [0u8; 128];
+/// let mut contents = ResultEncoder::new(&mut buf[..])?.contents()?;
+/// for (uri, text) in [("docs://a", "one"), ("docs://b", "two")] {
+///     contents = contents.item(uri)?.text(text)?.end()?;
+/// }
+/// assert_eq!(contents.items(), 2);
+/// let n = contents.finish_with_meta(RawJson::parse(br#"{"page":1}"#)?)?;
+/// let Frame::Result(result) = Frame::decode(&buf[..n])? else { panic!("expected a result") };
+/// assert_eq!(result.contents().len(), 2);
+/// assert_eq!(result.meta().map(|m| m.as_bytes()), Some(&br#"{"page":1}"#[..]));
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub struct ContentsEncoder<S> {
     out: Out<S>,
     items: usize,
@@ -512,6 +596,27 @@ impl<S> fmt::Debug for ContentsEncoder<S> {
 /// One content item being written: `uri` (done), optional `mimeType`,
 /// exactly one of `text` or `blob`, optional `_meta`, then
 /// [`end`](Self::end).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::RawJson;
+/// use diverge_frame::encode::ResultEncoder;
+///
+/// let mut buf = [0u8; 128];
+/// let item = ResultEncoder::new(&mut buf[..])?.contents()?.item("bin://logo")?; // `uri` written
+/// let n = item
+///     .mime_type("image/png")?
+///     .blob(&[0x89, b'P', b'N', b'G'])?
+///     .meta(RawJson::parse(br#"{"v":1}"#)?)?
+///     .end()? // back to `contents`
+///     .finish()?;
+/// assert_eq!(
+///     &buf[..n],
+///     b"\x00{\"contents\":[{\"uri\":\"bin://logo\",\"mimeType\":\"image/png\",\"blob\":\"iVBORw==\",\"_meta\":{\"v\":1}}]}"
+/// );
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub struct ItemEncoder<S, St> {
     contents: ContentsEncoder<S>,
     stage: PhantomData<St>,
@@ -892,6 +997,21 @@ impl<S: Sink> ErrorEncoder<S, Start> {
     /// # Errors
     ///
     /// The sink's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::ErrorEncoder;
+    /// use diverge_frame::{Frame, RawJson};
+    ///
+    /// let mut buf = [0u8; 96];
+    /// let data = RawJson::parse(br#"{"uri":"docs://gone"}"#)?;
+    /// let n = ErrorEncoder::new(&mut buf[..], -32002, "Resource not found")?.data(data)?.finish()?;
+    /// let Frame::Error(error) = Frame::decode(&buf[..n])? else { panic!("expected an error") };
+    /// assert_eq!(error.code(), -32002);
+    /// assert!(error.message() == "Resource not found");
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn new<'v>(
         sink: S,
         code: i32,
@@ -907,6 +1027,20 @@ impl<S: Sink> ErrorEncoder<S, Start> {
     /// # Errors
     ///
     /// [`EncodeError::Spec`]; the sink's error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::ErrorEncoder;
+    ///
+    /// let mut buf = [0u8; 64];
+    /// let n = ErrorEncoder::strict(&mut buf[..], -32002, "Resource not found")?.finish()?;
+    /// assert_eq!(&buf[..n], b"\x01{\"code\":-32002,\"message\":\"Resource not found\"}");
+    /// // 7 is no JSON-RPC or MCP error code: refused before anything is written.
+    /// assert!(matches!(ErrorEncoder::strict(&mut buf[..], 7, "odd"), Err(EncodeError::Spec(_))));
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub fn strict<'v>(
         sink: S,
         code: i32,

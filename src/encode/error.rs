@@ -6,6 +6,29 @@ use crate::check::SpecError;
 
 /// Why encoding failed. Encoding never panics and never leaves a cut frame
 /// that looks whole: on error, the bytes written so far must be discarded.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::encode::{ErrorEncoder, ResultEncoder};
+/// use diverge_frame::{EncodeError, RawJson};
+///
+/// let mut small = [0u8; 16];
+/// let err = ResultEncoder::new(&mut small[..])?.contents()?.item("docs://readme").unwrap_err();
+/// assert_eq!(err, EncodeError::BufferFull);
+///
+/// let mut buf = [0u8; 64];
+/// let not_an_object = RawJson::parse(b"[1,2]")?;
+/// // `data` takes any JSON value; `_meta` must be an object.
+/// assert!(ErrorEncoder::new(&mut buf[..], -32603, "m")?.data(not_an_object).is_ok());
+/// let err = ResultEncoder::new(&mut buf[..])?.contents()?.finish_with_meta(not_an_object).unwrap_err();
+/// match err {
+///     EncodeError::NotAnObject => {}
+///     EncodeError::BufferFull | EncodeError::Write => panic!("the buffer is large enough"),
+///     other => panic!("unexpected {other}"),
+/// }
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

@@ -126,6 +126,18 @@ pub struct Counter {
 
 impl Counter {
     /// A counter at zero.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::{Counter, RequestEncoder};
+    ///
+    /// let mut counter = Counter::new();
+    /// assert!(counter.is_empty());
+    /// let n = RequestEncoder::new(&mut counter)?.uri("docs://readme")?.finish()?;
+    /// assert_eq!((n, counter.len()), (23, 23)); // `{"uri":"docs://readme"}`
+    /// # Ok::<(), diverge_frame::EncodeError>(())
+    /// ```
     #[must_use]
     pub const fn new() -> Self {
         Self { len: 0 }
@@ -186,6 +198,22 @@ pub struct IoSink<W: embedded_io::Write> {
 #[cfg(feature = "embedded-io")]
 impl<W: embedded_io::Write> IoSink<W> {
     /// Wraps a writer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::deps::embedded_io::SliceWriteError;
+    /// use diverge_frame::encode::{IoSink, RequestEncoder};
+    ///
+    /// let mut storage = [0u8; 8];
+    /// let mut sink = IoSink::new(&mut storage[..]);
+    /// let err = RequestEncoder::new(&mut sink)?.uri("docs://readme").unwrap_err();
+    /// assert_eq!(err, EncodeError::Write);
+    /// // The writer's own error is kept in the sink.
+    /// assert_eq!(sink.take_error(), Some(SliceWriteError::Full));
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     #[must_use]
     pub const fn new(writer: W) -> Self {
         Self {

@@ -52,6 +52,8 @@ mod sealed {
 ///   `BTreeMap`, a `heapless::LinearMap` filled in order, or a struct whose
 ///   fields are declared in sorted order).
 ///
+/// # Examples
+///
 /// ```
 /// use diverge_frame::encode::ErrorEncoder;
 ///
