@@ -10,6 +10,22 @@ use crate::json::shape::CacheScope;
 
 /// Which body of a content item the reference keeps, told at the item's
 /// end ([`Event::ItemEnd`]).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::stream::{Event, Kept, Reader};
+///
+/// // A `text` that is not a string: the reference falls through to the blob.
+/// let frame = b"\x00{\"contents\":[{\"uri\":\"u\",\"text\":7,\"blob\":\"aGk=\"}]}";
+/// let mut reader = Reader::new();
+/// let mut kept = Vec::new();
+/// let mut on = |e: Event<'_>| if let Event::ItemEnd(k) = e { kept.push(k) };
+/// reader.feed(frame, &mut on)?;
+/// reader.finish(&mut on)?;
+/// assert_eq!(kept, [Kept::Blob]);
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Kept {
@@ -43,6 +59,29 @@ pub enum Kept {
 /// [`Event::MessageStart`]; blobs have [`Event::BlobStart`]), so an empty
 /// string (a start, no pieces) is told from an absent one (no start). Pieces
 /// of a raw value give its JSON bytes as on the wire.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::stream::{Event, Reader};
+/// use diverge_frame::Tag;
+///
+/// let frame = b"\x01{\"code\":-32002,\"message\":\"not \\\"found\\\"\"}";
+/// let mut reader = Reader::new();
+/// let (mut code, mut message, mut end) = (None, String::new(), None);
+/// let mut on = |e: Event<'_>| match e {
+///     Event::Code(c) => code = Some(c),
+///     Event::Message(piece) => message.push_str(piece), // unescaped
+///     Event::FrameEnd(tag) => end = Some(tag),
+///     _ => {}
+/// };
+/// for chunk in frame.chunks(4) {
+///     reader.feed(chunk, &mut on)?;
+/// }
+/// reader.finish(&mut on)?;
+/// assert_eq!((code, message.as_str(), end), (Some(-32002), "not \"found\"", Some(Tag::Error)));
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event<'e> {
@@ -103,6 +142,8 @@ pub enum Event<'e> {
 ///
 /// `N` is the size of the buffer blobs are decoded through: each
 /// [`Event::Blob`] holds at most `N - 3` bytes. It must be at least 48.
+///
+/// # Examples
 ///
 /// ```
 /// use diverge_frame::stream::{Event, Kept, Reader};
@@ -165,6 +206,8 @@ impl Reader {
     /// first byte: `let mut r = Reader::new();` needs no annotation. For
     /// another size, [`Reader::<N>::sized`](Reader::sized).
     ///
+    /// # Examples
+    ///
     /// ```
     /// use diverge_frame::stream::{Event, Reader};
     ///
@@ -193,6 +236,35 @@ impl<const N: usize> Reader<N> {
     /// A reader whose blob buffer holds `N` bytes (at least 48; smaller
     /// fails to compile), before the frame's first byte:
     /// `Reader::<64>::sized()`. [`Reader::new`] is the default size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::ResultEncoder;
+    /// use diverge_frame::stream::{Event, Reader};
+    ///
+    /// // A 48-byte blob buffer (the smallest): blob bytes come in pieces of at most 45.
+    /// let mut reader = Reader::<48>::sized();
+    /// let blob = [7u8; 100];
+    /// let mut frame = [0u8; 256];
+    /// let n = ResultEncoder::new(&mut frame[..])?
+    ///     .contents()?
+    ///     .item("bin://a")?
+    ///     .blob(&blob)?
+    ///     .end()?
+    ///     .finish()?;
+    /// let (mut pieces, mut bytes) = (0, Vec::new());
+    /// let mut on = |e: Event<'_>| if let Event::Blob(piece) = e {
+    ///     assert!(piece.len() <= 45);
+    ///     pieces += 1;
+    ///     bytes.extend_from_slice(piece);
+    /// };
+    /// reader.feed(&frame[..n], &mut on)?;
+    /// reader.finish(&mut on)?;
+    /// assert!(pieces > 1);
+    /// assert_eq!(bytes, blob);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     #[must_use]
     pub const fn sized() -> Self {
         let _ = Self::PIECE;

@@ -13,6 +13,8 @@ use crate::json::resume::{Kind, Machine};
 /// Validates a response frame fed in chunks, as
 /// [`Frame::decode`](crate::Frame::decode) validates it whole.
 ///
+/// # Examples
+///
 /// ```
 /// use diverge_frame::stream::FrameValidator;
 /// use diverge_frame::{BodyErrorKind, FrameError};
@@ -66,6 +68,22 @@ impl Default for FrameValidator {
 
 impl FrameValidator {
     /// A validator before the frame's first byte.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::stream::FrameValidator;
+    /// use diverge_frame::Tag;
+    ///
+    /// let mut v = FrameValidator::new();
+    /// assert_eq!((v.tag(), v.fed()), (None, 0));
+    /// for chunk in b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}".chunks(5) {
+    ///     v.feed(chunk)?; // forward each chunk once it is accepted
+    /// }
+    /// assert_eq!(v.tag(), Some(Tag::Result));
+    /// assert_eq!(v.finish()?, Tag::Result);
+    /// # Ok::<(), diverge_frame::FrameError>(())
+    /// ```
     #[must_use]
     pub const fn new() -> Self {
         Self {
@@ -168,6 +186,8 @@ impl FrameValidator {
 /// Validates request JSON fed in chunks, as
 /// [`RequestView::decode`](crate::RequestView::decode) validates it whole.
 ///
+/// # Examples
+///
 /// ```
 /// use diverge_frame::stream::RequestValidator;
 ///
@@ -203,6 +223,26 @@ impl Default for RequestValidator {
 
 impl RequestValidator {
     /// A validator before the request's first byte.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::stream::RequestValidator;
+    /// use diverge_frame::BodyErrorKind;
+    ///
+    /// let mut v = RequestValidator::new();
+    /// assert_eq!(v.fed(), 0);
+    /// v.feed(br#"{"uri":"docs://rea"#)?;
+    /// assert_eq!(v.fed(), 18);
+    /// v.feed(br#"dme"}"#)?;
+    /// v.finish()?;
+    ///
+    /// // A request cut short fails when it ends.
+    /// let mut cut = RequestValidator::new();
+    /// cut.feed(br#"{"uri":"docs://a""#)?;
+    /// assert_eq!(cut.finish().unwrap_err().kind(), BodyErrorKind::Eof);
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
     #[must_use]
     pub const fn new() -> Self {
         Self {
