@@ -14,6 +14,19 @@ use crate::error::BodyError;
 /// The server did send a message, so asking again would bring the same one
 /// back; what to do about it (a larger buffer, an error downstream) is the
 /// caller's choice. The rest of the message is left unread on the path.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Limit, PathReader};
+///
+/// let mut buf = [0u8; 8];
+/// let mut path = PathReader::new(&mut buf);
+/// let err = path.push(b"\x00{\"contents\":[]}").unwrap_err();
+/// assert_eq!((err.limit(), err.by()), (8, Limit::Buffer));
+/// assert_eq!(err.to_string(), "message larger than the 8-byte buffer");
+/// assert_eq!(path.close(), Err(err)); // never a cut message
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TooLarge {
@@ -22,6 +35,22 @@ pub struct TooLarge {
 }
 
 /// What a [`TooLarge`] message was larger than.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Limit, PathReader};
+///
+/// let mut buf = [0u8; 4];
+/// let mut path = PathReader::new(&mut buf);
+/// let err = path.push(b"\x00{\"contents\":[]}").unwrap_err();
+/// let advice = match err.by() {
+///     Limit::Buffer => "read it into a larger buffer",
+///     Limit::Cap => "raise the relay's cap",
+///     _ => "a limit this example does not know",
+/// };
+/// assert_eq!(advice, "read it into a larger buffer");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -79,6 +108,30 @@ impl core::error::Error for TooLarge {}
 
 /// Why [`decode_ask`](crate::exchange::decode_ask) refused a message on
 /// `/requests` as a read-resource ask.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{AskError, decode_ask};
+/// use diverge_frame::BodyErrorKind;
+///
+/// let ask = decode_ask(b"\x03{\"uri\":\"docs://a\"}")?;
+/// assert!(ask.uri() == "docs://a");
+///
+/// for (message, kind) in [(&b""[..], "empty"), (b"\x02{}", "kind 2"), (b"\x03{}", "body")] {
+///     match decode_ask(message).unwrap_err() {
+///         AskError::Empty => assert_eq!(kind, "empty"),
+///         AskError::Kind(k) => assert_eq!((kind, k), ("kind 2", 2)),
+///         AskError::Body(e) => {
+///             assert_eq!(kind, "body");
+///             // At the `}`, counted from the kind byte.
+///             assert_eq!((e.kind(), e.offset()), (BodyErrorKind::MissingField, 2));
+///         }
+///         _ => panic!("an error this example does not know"),
+///     }
+/// }
+/// # Ok::<(), AskError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

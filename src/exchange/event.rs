@@ -3,6 +3,20 @@
 use core::fmt;
 
 /// Something that happened on the wire, for [`Exchange::on`](super::Exchange::on).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Event, Exchange, Status};
+///
+/// let mut exchange = Exchange::new(0);
+/// for event in [Event::AskSent, Event::PathOpened, Event::CleanClose] {
+///     exchange.on(event)?;
+/// }
+/// assert_eq!(exchange.status(), Status::NotServed);
+/// assert_eq!(Event::PathAborted.to_string(), "path ended abruptly");
+/// # Ok::<(), diverge_frame::exchange::UnexpectedEvent>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

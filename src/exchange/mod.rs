@@ -253,6 +253,26 @@ pub fn decode_ask(message: &[u8]) -> Result<RequestView<'_>, AskError> {
 /// [`decode`](Self::decode). `E` is the cause of an abrupt end: the
 /// transport's error for `read_path` and `read_path_async`, `()` for
 /// [`PathReader::abort`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Event, PathEnd, PathReader};
+///
+/// let mut buf = [0u8; 64];
+/// let path = PathReader::new(&mut buf); // closed cleanly before any byte
+/// let end = path.close()?;
+/// assert_eq!(end, PathEnd::NotServed);
+/// assert_eq!(end.event(), Event::CleanClose);
+///
+/// let mut buf = [0u8; 64];
+/// let mut path = PathReader::new(&mut buf);
+/// path.push(b"\x00{\"contents\":[]}")?;
+/// let end = path.close()?;
+/// assert_eq!(end.event(), Event::Message);
+/// assert_eq!(end.message(), Some(&b"\x00{\"contents\":[]}"[..]));
+/// # Ok::<(), diverge_frame::TooLarge>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathEnd<M, E = ()> {
     /// One whole message, then a clean close: the exchange is answered.
@@ -370,6 +390,20 @@ pub struct PathReader<'b> {
 impl<'b> PathReader<'b> {
     /// A reader that keeps the message in `buf`; the message may be at most
     /// `buf.len()` bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::PathReader;
+    ///
+    /// let mut buf = [0u8; 32];
+    /// let mut path = PathReader::new(&mut buf);
+    /// assert_eq!((path.limit(), path.len()), (32, 0));
+    /// path.push(b"\x01{\"code\":1,\"message\":\"m\"}")?;
+    /// assert_eq!(path.len(), 25);
+    /// assert!(path.close()?.decode()?.message().is_some());
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     #[must_use]
     pub const fn new(buf: &'b mut [u8]) -> Self {
         Self {
@@ -560,6 +594,26 @@ where
 ///
 /// Non-exhaustive: a later version may add a state (a `match` needs a `_`
 /// arm).
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Event, Exchange, Status};
+///
+/// let mut exchange = Exchange::new(3);
+/// assert!(exchange.status().needs_ask());
+/// exchange.on(Event::AskSent)?;
+/// let status = exchange.on(Event::PathAborted)?;
+/// let next = match status {
+///     Status::AskAgain => "send the ask again",
+///     Status::GaveUp => "report the failure",
+///     Status::Answered | Status::Malformed | Status::NotServed => "done",
+///     _ => "wait",
+/// };
+/// assert_eq!(next, "send the ask again");
+/// assert!(!status.is_final());
+/// # Ok::<(), diverge_frame::exchange::UnexpectedEvent>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -647,6 +701,19 @@ impl Exchange {
     /// A new exchange, [`Status::Ready`], that may ask again up to
     /// `max_retries` times (so ask at most `max_retries + 1` times) before
     /// it gives up.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::{Event, Exchange, Status};
+    ///
+    /// let mut exchange = Exchange::new(0); // no retry: one ask only
+    /// assert_eq!((exchange.status(), exchange.max_retries()), (Status::Ready, 0));
+    /// exchange.on(Event::AskSent)?;
+    /// assert_eq!(exchange.on(Event::PathAborted)?, Status::GaveUp);
+    /// assert_eq!((exchange.asks(), exchange.retries()), (1, 0));
+    /// # Ok::<(), diverge_frame::exchange::UnexpectedEvent>(())
+    /// ```
     #[must_use]
     pub const fn new(max_retries: u32) -> Self {
         Self {
@@ -731,6 +798,18 @@ impl Exchange {
 /// An [`Event`] that cannot happen in the exchange's current [`Status`]
 /// (a path before any ask, a second ask while one is out, anything but
 /// `/requests` ending after the end). The exchange is left unchanged.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Event, Exchange, Status};
+///
+/// let mut exchange = Exchange::new(1);
+/// let err = exchange.on(Event::Message).unwrap_err(); // a message before any ask
+/// assert_eq!((err.event(), err.status()), (Event::Message, Status::Ready));
+/// assert_eq!(exchange.status(), Status::Ready); // unchanged
+/// assert_eq!(err.to_string(), "unexpected event \"message received\" in exchange status \"ready to ask\"");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct UnexpectedEvent {
