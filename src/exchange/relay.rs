@@ -13,6 +13,21 @@ use crate::frame::Tag;
 use crate::stream::FrameValidator;
 
 /// What to do with the downstream path once a relay stopped.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Downstream, StreamPath};
+///
+/// let mut path = StreamPath::new();
+/// path.push(b"\x00{\"contents\":[]}")?;
+/// assert_eq!(path.close().downstream(), Downstream::Close);
+///
+/// let mut path = StreamPath::new();
+/// path.push(b"\x00{\"contents\":")?; // forwarded, then upstream closed early
+/// assert_eq!(path.close().downstream(), Downstream::Abort); // reset downstream
+/// # Ok::<(), diverge_frame::exchange::Refused>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "close or abort the downstream path as this says"]
@@ -32,6 +47,26 @@ pub enum Downstream {
 /// [`downstream`](Self::downstream) says whether to close or abort the
 /// downstream path; [`into_result`](Self::into_result) gives the ends that
 /// abort as a [`RelayError`], for `?`.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Downstream, Event, RelayEnd, StreamPath};
+///
+/// // Upstream reset after a first chunk: a transport error as the cause.
+/// let mut path = StreamPath::new();
+/// path.push(b"\x00{\"contents\":[")?;
+/// let end = path.abort("connection reset"); // a RelayEnd<&str, Infallible>
+/// match end {
+///     RelayEnd::Unanswered(cause) => assert_eq!(cause, "connection reset"),
+///     RelayEnd::Answered(_) | RelayEnd::NotServed => panic!("upstream did not close cleanly"),
+///     _ => panic!("the push was not refused"),
+/// }
+/// assert_eq!(end.downstream(), Downstream::Abort);
+/// assert_eq!(end.event(), Some(Event::PathAborted)); // the client asks again
+/// assert_eq!(end.to_string(), "upstream ended abruptly (\"connection reset\")");
+/// # Ok::<(), diverge_frame::exchange::Refused>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "the end says whether to close or abort the downstream path: see `RelayEnd::downstream`"]
 #[non_exhaustive]
@@ -200,6 +235,25 @@ fn cause<E: fmt::Debug>(f: &mut fmt::Formatter<'_>, what: &str, e: &E) -> fmt::R
 /// The ends of a relay that abort downstream, as an error:
 /// [`RelayEnd::into_result`]'s `Err`. Each variant is the [`RelayEnd`] of
 /// the same name.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Downstream, RelayEnd, RelayError, StreamPath};
+/// use diverge_frame::{FrameError, Tag};
+///
+/// let mut path = StreamPath::new();
+/// let refused = path.push(b"\x07{}").unwrap_err(); // not a tag
+/// let end: RelayEnd = refused.into();
+/// let err: RelayError = end.into_result().unwrap_err();
+/// match err {
+///     RelayError::Malformed(e) => assert_eq!(e, FrameError::UnknownTag(7)),
+///     _ => panic!("unexpected {err}"),
+/// }
+/// assert_eq!(err.downstream(), Downstream::Abort);
+/// assert_eq!(err.to_string(), "malformed frame: unknown frame tag 7 (expected 0 or 1)");
+/// assert_eq!(RelayEnd::<(), ()>::Answered(Tag::Result).into_result(), Ok(Some(Tag::Result)));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "a relay that ends in an error must abort the downstream path"]
 #[non_exhaustive]
@@ -263,6 +317,22 @@ impl<R: fmt::Debug, W: fmt::Debug> core::error::Error for RelayError<R, W> {
 /// downstream, and stop reading upstream (reset it: it is left mid-message).
 ///
 /// Converts into [`RelayEnd`], [`RelayError`] and [`StreamEnd`] with `From`.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Refused, StreamEnd, StreamPath};
+/// use diverge_frame::{BodyErrorKind, FrameError};
+///
+/// let mut path = StreamPath::new();
+/// path.push(b"\x00{\"contents\":[")?; // forward it
+/// let refused = path.push(b"}").unwrap_err(); // do not forward this one
+/// let Refused::Malformed(FrameError::Body(e)) = refused else { panic!("unexpected {refused}") };
+/// assert_eq!((e.kind(), e.offset()), (BodyErrorKind::ExpectedValue, 14));
+/// assert_eq!(path.push(b"]}"), Err(refused)); // every later push says the same
+/// assert_eq!(path.close(), StreamEnd::from(refused));
+/// # Ok::<(), Refused>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "a refused chunk means: abort downstream, reset upstream"]
@@ -299,6 +369,26 @@ impl core::error::Error for Refused {
 /// How a path pushed through a [`StreamPath`] ended when upstream closed
 /// cleanly ([`StreamPath::close`]): a [`RelayEnd`] without transport causes,
 /// which converts into any `RelayEnd<R, W>` with `From`.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::exchange::{Downstream, Event, StreamEnd, StreamPath};
+/// use diverge_frame::Tag;
+///
+/// let path = StreamPath::new();
+/// let end = path.close(); // upstream closed with no bytes
+/// assert_eq!(end, StreamEnd::NotServed);
+/// assert_eq!((end.downstream(), end.event()), (Downstream::Close, Some(Event::CleanClose)));
+///
+/// let mut path = StreamPath::new();
+/// path.push(b"\x01{\"code\":-32002,\"message\":\"not found\"}")?;
+/// match path.close() {
+///     StreamEnd::Answered(tag) => assert_eq!(tag, Tag::Error),
+///     other => panic!("unexpected {other:?}"),
+/// }
+/// # Ok::<(), diverge_frame::exchange::Refused>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "the end says whether to close or abort the downstream path: see `StreamEnd::downstream`"]
@@ -483,6 +573,21 @@ impl Default for StreamPath {
 
 impl StreamPath {
     /// A path with no cap on the message's size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::StreamPath;
+    /// use diverge_frame::Tag;
+    ///
+    /// let mut path = StreamPath::new();
+    /// assert!(path.is_empty() && path.tag().is_none());
+    /// path.push(b"\x00{\"contents\":")?;
+    /// path.push(b"[]}")?;
+    /// assert_eq!((path.len(), path.tag()), (16, Some(Tag::Result)));
+    /// assert_eq!(path.close().into_result()?, Some(Tag::Result));
+    /// # Ok::<(), diverge_frame::exchange::Refused>(())
+    /// ```
     #[must_use]
     pub const fn new() -> Self {
         Self::with_cap(usize::MAX)
@@ -623,6 +728,28 @@ pub struct Relayed<R, W> {
 impl<R, W> Relayed<R, W> {
     /// A relay's outcome, for a caller's own relay loop that reports as
     /// `relay` does: `end`, after `forwarded` bytes went downstream.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::{Downstream, RelayEnd, Relayed, StreamPath};
+    ///
+    /// // A caller's own relay loop over chunks, reporting as `relay` does.
+    /// let chunks: [&[u8]; 2] = [b"\x00{\"contents\":[", b"]}"];
+    /// let (mut path, mut downstream) = (StreamPath::new(), Vec::new());
+    /// let mut end = None;
+    /// for chunk in chunks {
+    ///     if let Err(refused) = path.push(chunk) {
+    ///         end = Some(RelayEnd::from(refused));
+    ///         break;
+    ///     }
+    ///     downstream.extend_from_slice(chunk);
+    /// }
+    /// let end: RelayEnd = end.unwrap_or_else(|| path.close().into());
+    /// let relayed = Relayed::new(end, downstream.len());
+    /// assert_eq!(relayed.end().downstream(), Downstream::Close);
+    /// assert_eq!(relayed.forwarded(), 16);
+    /// ```
     pub const fn new(end: RelayEnd<R, W>, forwarded: usize) -> Self {
         Self { end, forwarded }
     }
