@@ -102,6 +102,23 @@ use crate::view::request::RequestView;
 use crate::view::result::{Body, Content, ItemSink, ResultView};
 
 /// A decoded response frame, as the reference decoder returns it.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::rmcp::{OwnedFrame, decode_frame, encode_frame_to_vec};
+/// use diverge_frame::{Frame, Tag};
+///
+/// let bytes = b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}";
+/// let owned = decode_frame(bytes)?;
+/// assert_eq!(owned.tag(), Tag::Result);
+/// let OwnedFrame::Result(result) = &owned else { panic!("expected a result") };
+/// assert_eq!(result.contents.len(), 1);
+/// // The same value from a borrowed view, and back to the same bytes.
+/// assert_eq!(OwnedFrame::from(Frame::decode(bytes)?), owned);
+/// assert_eq!(encode_frame_to_vec(&owned), bytes);
+/// # Ok::<(), diverge_frame::FrameError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum OwnedFrame {
     /// Tag `0`: the resource's contents.
