@@ -48,50 +48,443 @@ pub mod stage {
     }
 
     /// Stages of a request that may still write `uri`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::{AfterUri, BeforeUri};
+    /// use diverge_frame::encode::RequestEncoder;
+    /// use diverge_frame::{EncodeError, RawJson};
+    ///
+    /// // Writes `uri` at any stage that may still write it: with or without `_meta`.
+    /// fn with_uri<St: BeforeUri>(
+    ///     request: RequestEncoder<&mut [u8], St>,
+    /// ) -> Result<RequestEncoder<&mut [u8], AfterUri>, EncodeError> {
+    ///     request.uri("docs://a")
+    /// }
+    /// let mut buf = [0u8; 64];
+    /// let n = with_uri(RequestEncoder::new(&mut buf[..])?)?.finish()?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://a"}"#);
+    /// let meta = RawJson::parse(br#"{"progressToken":1}"#)?;
+    /// let n = with_uri(RequestEncoder::new(&mut buf[..])?.meta(meta)?)?.finish()?;
+    /// assert_eq!(&buf[..n], br#"{"_meta":{"progressToken":1},"uri":"docs://a"}"#);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub trait BeforeUri: sealed::Sealed {}
     /// Stages of a request that may still write `requestState`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::{AfterRequestState, BeforeRequestState};
+    /// use diverge_frame::encode::RequestEncoder;
+    /// use diverge_frame::{EncodeError, RawJson};
+    ///
+    /// // Writes `requestState` after `uri`, with or without `inputResponses`.
+    /// fn with_state<St: BeforeRequestState>(
+    ///     request: RequestEncoder<&mut [u8], St>,
+    /// ) -> Result<RequestEncoder<&mut [u8], AfterRequestState>, EncodeError> {
+    ///     request.request_state("s1")
+    /// }
+    /// let mut buf = [0u8; 96];
+    /// let n = with_state(RequestEncoder::new(&mut buf[..])?.uri("docs://a")?)?.finish()?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://a","requestState":"s1"}"#);
+    /// let answers = RawJson::parse(br#"{"q1":"yes"}"#)?;
+    /// let request = RequestEncoder::new(&mut buf[..])?.uri("docs://a")?.input_responses(answers)?;
+    /// let n = with_state(request)?.finish()?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://a","inputResponses":{"q1":"yes"},"requestState":"s1"}"#);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub trait BeforeRequestState: sealed::Sealed {}
     /// Stages of a request that has its `uri` and may finish.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::HasUri;
+    /// use diverge_frame::encode::RequestEncoder;
+    /// use diverge_frame::EncodeError;
+    ///
+    /// // Any request that has its `uri` may finish.
+    /// fn finish<St: HasUri>(request: RequestEncoder<&mut [u8], St>) -> Result<usize, EncodeError> {
+    ///     request.finish()
+    /// }
+    /// let mut buf = [0u8; 64];
+    /// let n = finish(RequestEncoder::new(&mut buf[..])?.uri("docs://a")?)?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://a"}"#);
+    /// let request = RequestEncoder::new(&mut buf[..])?.uri("docs://a")?.request_state("s")?;
+    /// let n = finish(request)?;
+    /// assert_eq!(&buf[..n], br#"{"uri":"docs://a","requestState":"s"}"#);
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub trait HasUri: sealed::Sealed {}
     /// Stages of a result that may still write `ttlMs`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::{AfterTtlMs, BeforeTtlMs};
+    /// use diverge_frame::encode::ResultEncoder;
+    /// use diverge_frame::EncodeError;
+    ///
+    /// // Writes `ttlMs` first, or after `resultType`.
+    /// fn with_ttl<St: BeforeTtlMs>(
+    ///     result: ResultEncoder<&mut [u8], St>,
+    /// ) -> Result<ResultEncoder<&mut [u8], AfterTtlMs>, EncodeError> {
+    ///     result.ttl_ms(60_000)
+    /// }
+    /// let mut buf = [0u8; 96];
+    /// let n = with_ttl(ResultEncoder::new(&mut buf[..])?)?.contents()?.finish()?;
+    /// assert_eq!(&buf[..n], b"\x00{\"ttlMs\":60000,\"contents\":[]}");
+    /// let result = ResultEncoder::new(&mut buf[..])?.result_type("complete")?;
+    /// let n = with_ttl(result)?.contents()?.finish()?;
+    /// assert_eq!(&buf[..n], b"\x00{\"resultType\":\"complete\",\"ttlMs\":60000,\"contents\":[]}");
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub trait BeforeTtlMs: sealed::Sealed {}
     /// Stages of a result that may still write `cacheScope`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::{AfterCacheScope, BeforeCacheScope};
+    /// use diverge_frame::encode::ResultEncoder;
+    /// use diverge_frame::{CacheScope, EncodeError};
+    ///
+    /// // Writes `cacheScope` at any stage before it: here after `ttlMs`.
+    /// fn private<St: BeforeCacheScope>(
+    ///     result: ResultEncoder<&mut [u8], St>,
+    /// ) -> Result<ResultEncoder<&mut [u8], AfterCacheScope>, EncodeError> {
+    ///     result.cache_scope(CacheScope::Private)
+    /// }
+    /// let mut buf = [0u8; 96];
+    /// let n = private(ResultEncoder::new(&mut buf[..])?.ttl_ms(0)?)?.contents()?.finish()?;
+    /// assert_eq!(&buf[..n], b"\x00{\"ttlMs\":0,\"cacheScope\":\"private\",\"contents\":[]}");
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub trait BeforeCacheScope: sealed::Sealed {}
     /// Stages of a result before its `contents`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::ResultHead;
+    /// use diverge_frame::encode::ResultEncoder;
+    /// use diverge_frame::{CacheScope, EncodeError};
+    ///
+    /// // Ends the head, whichever optional fields it has, with no items.
+    /// fn empty<St: ResultHead>(result: ResultEncoder<&mut [u8], St>) -> Result<usize, EncodeError> {
+    ///     result.contents()?.finish()
+    /// }
+    /// let mut buf = [0u8; 96];
+    /// assert_eq!(empty(ResultEncoder::new(&mut buf[..])?)?, b"\x00{\"contents\":[]}".len());
+    /// let head = ResultEncoder::new(&mut buf[..])?.cache_scope(CacheScope::Public)?;
+    /// let n = empty(head)?;
+    /// assert_eq!(&buf[..n], b"\x00{\"cacheScope\":\"public\",\"contents\":[]}");
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub trait ResultHead: sealed::Sealed {}
     /// Stages of a content item that may still write `text` or `blob`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::{AfterBody, BeforeBody};
+    /// use diverge_frame::encode::{ItemEncoder, ResultEncoder};
+    /// use diverge_frame::EncodeError;
+    ///
+    /// // Writes the body, with or without a `mimeType` before it.
+    /// fn hello<St: BeforeBody>(
+    ///     item: ItemEncoder<&mut [u8], St>,
+    /// ) -> Result<ItemEncoder<&mut [u8], AfterBody>, EncodeError> {
+    ///     item.text("hello")
+    /// }
+    /// let mut buf = [0u8; 128];
+    /// let contents = ResultEncoder::new(&mut buf[..])?.contents()?;
+    /// let contents = hello(contents.item("docs://a")?)?.end()?;
+    /// let n = hello(contents.item("docs://b")?.mime_type("text/plain")?)?.end()?.finish()?;
+    /// assert_eq!(
+    ///     &buf[..n],
+    ///     b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hello\"},\
+    ///       {\"uri\":\"docs://b\",\"mimeType\":\"text/plain\",\"text\":\"hello\"}]}"
+    /// );
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     pub trait BeforeBody: sealed::Sealed {}
     /// Stages of a content item that has its `text` or `blob` and may end.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::HasBody;
+    /// use diverge_frame::encode::{ContentsEncoder, ItemEncoder, ResultEncoder};
+    /// use diverge_frame::{EncodeError, RawJson};
+    ///
+    /// // Any item with its body may end, with or without its `_meta`.
+    /// fn end<St: HasBody>(
+    ///     item: ItemEncoder<&mut [u8], St>,
+    /// ) -> Result<ContentsEncoder<&mut [u8]>, EncodeError> {
+    ///     item.end()
+    /// }
+    /// let mut buf = [0u8; 128];
+    /// let contents = ResultEncoder::new(&mut buf[..])?.contents()?;
+    /// let contents = end(contents.item("docs://a")?.text("a")?)?;
+    /// let meta = RawJson::parse(br#"{"v":2}"#)?;
+    /// let contents = end(contents.item("docs://b")?.text("b")?.meta(meta)?)?;
+    /// assert_eq!(contents.items(), 2);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub trait HasBody: sealed::Sealed {}
     /// Stages of an error that may finish.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::encode::stage::ErrorComplete;
+    /// use diverge_frame::encode::ErrorEncoder;
+    /// use diverge_frame::{EncodeError, RawJson};
+    ///
+    /// // An error may finish with or without its `data`.
+    /// fn finish<St: ErrorComplete>(error: ErrorEncoder<&mut [u8], St>) -> Result<usize, EncodeError> {
+    ///     error.finish()
+    /// }
+    /// let mut buf = [0u8; 96];
+    /// let n = finish(ErrorEncoder::new(&mut buf[..], -32002, "gone")?)?;
+    /// assert_eq!(&buf[..n], b"\x01{\"code\":-32002,\"message\":\"gone\"}");
+    /// let data = RawJson::parse(br#"{"uri":"docs://a"}"#)?;
+    /// let n = finish(ErrorEncoder::new(&mut buf[..], -32002, "gone")?.data(data)?)?;
+    /// assert_eq!(&buf[..n], b"\x01{\"code\":-32002,\"message\":\"gone\",\"data\":{\"uri\":\"docs://a\"}}");
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub trait ErrorComplete: sealed::Sealed {}
 
     markers! {
         /// Nothing but the opening written (and, for an error, `code` and `message`).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::Start;
+        /// use diverge_frame::encode::{ErrorEncoder, RequestEncoder, ResultEncoder};
+        ///
+        /// let mut buf = [0u8; 64];
+        /// // Every encoder begins here: each optional field is still allowed.
+        /// let request: RequestEncoder<_, Start> = RequestEncoder::new(&mut buf[..])?;
+        /// let n = request.uri("docs://a")?.finish()?;
+        /// assert_eq!(&buf[..n], br#"{"uri":"docs://a"}"#);
+        /// let result: ResultEncoder<_, Start> = ResultEncoder::new(&mut buf[..])?;
+        /// let n = result.contents()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"contents\":[]}");
+        /// let error: ErrorEncoder<_, Start> = ErrorEncoder::new(&mut buf[..], -32603, "busy")?;
+        /// let n = error.finish()?;
+        /// assert_eq!(&buf[..n], b"\x01{\"code\":-32603,\"message\":\"busy\"}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         Start: BeforeUri, BeforeTtlMs, BeforeCacheScope, ResultHead, ErrorComplete;
         /// A request's `_meta` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterMeta;
+        /// use diverge_frame::encode::RequestEncoder;
+        /// use diverge_frame::RawJson;
+        ///
+        /// let mut buf = [0u8; 64];
+        /// let meta = RawJson::parse(br#"{"progressToken":7}"#)?;
+        /// let request: RequestEncoder<_, AfterMeta> = RequestEncoder::new(&mut buf[..])?.meta(meta)?;
+        /// // Next only `uri`: no second `_meta`, and no `finish` without a `uri`.
+        /// let n = request.uri("docs://a")?.finish()?;
+        /// assert_eq!(&buf[..n], br#"{"_meta":{"progressToken":7},"uri":"docs://a"}"#);
+        /// # Ok::<(), Box<dyn core::error::Error>>(())
+        /// ```
         AfterMeta: BeforeUri;
         /// A request's `uri` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterUri;
+        /// use diverge_frame::encode::RequestEncoder;
+        ///
+        /// let mut buf = [0u8; 64];
+        /// let request: RequestEncoder<_, AfterUri> = RequestEncoder::new(&mut buf[..])?.uri("docs://a")?;
+        /// // It may finish now, or write `inputResponses` or `requestState` first.
+        /// let n = request.finish()?;
+        /// assert_eq!(&buf[..n], br#"{"uri":"docs://a"}"#);
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterUri: BeforeRequestState, HasUri;
         /// A request's `inputResponses` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterInputResponses;
+        /// use diverge_frame::encode::RequestEncoder;
+        /// use diverge_frame::RawJson;
+        ///
+        /// let mut buf = [0u8; 96];
+        /// let answers = RawJson::parse(br#"{"q1":"yes"}"#)?;
+        /// let request: RequestEncoder<_, AfterInputResponses> =
+        ///     RequestEncoder::new(&mut buf[..])?.uri("docs://a")?.input_responses(answers)?;
+        /// let n = request.request_state("s1")?.finish()?;
+        /// assert_eq!(&buf[..n], br#"{"uri":"docs://a","inputResponses":{"q1":"yes"},"requestState":"s1"}"#);
+        /// # Ok::<(), Box<dyn core::error::Error>>(())
+        /// ```
         AfterInputResponses: BeforeRequestState, HasUri;
         /// A request's `requestState` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterRequestState;
+        /// use diverge_frame::encode::RequestEncoder;
+        ///
+        /// let mut buf = [0u8; 64];
+        /// let request: RequestEncoder<_, AfterRequestState> =
+        ///     RequestEncoder::new(&mut buf[..])?.uri("docs://a")?.request_state("s1")?;
+        /// // The last field: only `finish` is left.
+        /// let n = request.finish()?;
+        /// assert_eq!(&buf[..n], br#"{"uri":"docs://a","requestState":"s1"}"#);
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterRequestState: HasUri;
         /// A result's `resultType` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterResultType;
+        /// use diverge_frame::encode::ResultEncoder;
+        ///
+        /// let mut buf = [0u8; 64];
+        /// let result: ResultEncoder<_, AfterResultType> =
+        ///     ResultEncoder::new(&mut buf[..])?.result_type("complete")?;
+        /// let n = result.contents()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"resultType\":\"complete\",\"contents\":[]}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterResultType: BeforeTtlMs, BeforeCacheScope, ResultHead;
         /// A result's `ttlMs` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterTtlMs;
+        /// use diverge_frame::encode::ResultEncoder;
+        /// use diverge_frame::CacheScope;
+        ///
+        /// let mut buf = [0u8; 64];
+        /// let result: ResultEncoder<_, AfterTtlMs> = ResultEncoder::new(&mut buf[..])?.ttl_ms(1000)?;
+        /// // `resultType` is behind it now; `cacheScope` and `contents` are ahead.
+        /// let n = result.cache_scope(CacheScope::Public)?.contents()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"ttlMs\":1000,\"cacheScope\":\"public\",\"contents\":[]}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterTtlMs: BeforeCacheScope, ResultHead;
         /// A result's `cacheScope` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterCacheScope;
+        /// use diverge_frame::encode::ResultEncoder;
+        /// use diverge_frame::CacheScope;
+        ///
+        /// let mut buf = [0u8; 64];
+        /// let result: ResultEncoder<_, AfterCacheScope> =
+        ///     ResultEncoder::new(&mut buf[..])?.cache_scope(CacheScope::Private)?;
+        /// // Only `contents` is left in the head.
+        /// let n = result.contents()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"cacheScope\":\"private\",\"contents\":[]}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterCacheScope: ResultHead;
         /// A content item's `uri` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::ItemStart;
+        /// use diverge_frame::encode::{ItemEncoder, ResultEncoder};
+        ///
+        /// let mut buf = [0u8; 96];
+        /// let item: ItemEncoder<_, ItemStart> = ResultEncoder::new(&mut buf[..])?.contents()?.item("docs://a")?;
+        /// // No `end` yet: an item needs its `text` or `blob`.
+        /// let n = item.mime_type("text/plain")?.text("hi")?.end()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"mimeType\":\"text/plain\",\"text\":\"hi\"}]}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         ItemStart: BeforeBody;
         /// A content item's `mimeType` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterMimeType;
+        /// use diverge_frame::encode::{ItemEncoder, ResultEncoder};
+        ///
+        /// let mut buf = [0u8; 96];
+        /// let item: ItemEncoder<_, AfterMimeType> =
+        ///     ResultEncoder::new(&mut buf[..])?.contents()?.item("bin://a")?.mime_type("image/png")?;
+        /// let n = item.blob(b"\x89PNG")?.end()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"bin://a\",\"mimeType\":\"image/png\",\"blob\":\"iVBORw==\"}]}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterMimeType: BeforeBody;
         /// A content item's `text` or `blob` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterBody;
+        /// use diverge_frame::encode::{ItemEncoder, ResultEncoder};
+        ///
+        /// let mut buf = [0u8; 96];
+        /// let item: ItemEncoder<_, AfterBody> =
+        ///     ResultEncoder::new(&mut buf[..])?.contents()?.item("docs://a")?.text("hi")?;
+        /// // No second body; `_meta` or `end` next.
+        /// let n = item.end()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}");
+        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// ```
         AfterBody: HasBody;
         /// A content item's `_meta` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterItemMeta;
+        /// use diverge_frame::encode::{ItemEncoder, ResultEncoder};
+        /// use diverge_frame::RawJson;
+        ///
+        /// let mut buf = [0u8; 96];
+        /// let meta = RawJson::parse(br#"{"v":1}"#)?;
+        /// let item: ItemEncoder<_, AfterItemMeta> =
+        ///     ResultEncoder::new(&mut buf[..])?.contents()?.item("docs://a")?.text("hi")?.meta(meta)?;
+        /// let n = item.end()?.finish()?;
+        /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\",\"_meta\":{\"v\":1}}]}");
+        /// # Ok::<(), Box<dyn core::error::Error>>(())
+        /// ```
         AfterItemMeta: HasBody;
         /// An error's `data` written.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use diverge_frame::encode::stage::AfterData;
+        /// use diverge_frame::encode::ErrorEncoder;
+        /// use diverge_frame::RawJson;
+        ///
+        /// let mut buf = [0u8; 96];
+        /// let data = RawJson::parse(br#"{"retryAfterMs":50}"#)?;
+        /// let error: ErrorEncoder<_, AfterData> = ErrorEncoder::new(&mut buf[..], -32603, "busy")?.data(data)?;
+        /// // Only `finish` is left.
+        /// let n = error.finish()?;
+        /// assert_eq!(&buf[..n], b"\x01{\"code\":-32603,\"message\":\"busy\",\"data\":{\"retryAfterMs\":50}}");
+        /// # Ok::<(), Box<dyn core::error::Error>>(())
+        /// ```
         AfterData: ErrorComplete;
     }
 }
