@@ -291,6 +291,23 @@ impl fmt::Display for SpecError {
 impl core::error::Error for SpecError {}
 
 /// The kind of a [`SpecError`].
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::RequestView;
+/// use diverge_frame::spec::SpecErrorKind;
+///
+/// // The reference accepts any string as a `uri`; the spec asks for an absolute URI.
+/// let request = RequestView::decode(br#"{"uri":"readme.md"}"#)?;
+/// let err = request.check_spec().unwrap_err();
+/// match err.kind() {
+///     SpecErrorKind::NotAbsoluteUri => assert_eq!(err.kind().field(), Some("uri")),
+///     other => panic!("unexpected {other}"),
+/// }
+/// assert_eq!(err.kind().to_string(), "`uri` is not an absolute URI");
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
