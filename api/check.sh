@@ -36,7 +36,7 @@ if ! rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1; then
     exit 2
 fi
 if [ "$(cargo public-api --version 2>/dev/null)" != "cargo-public-api $TOOL_VERSION" ]; then
-    echo "api/check.sh: installing cargo-public-api $TOOL_VERSION (a debug build: about a minute; the listing is the same)" >&2
+    echo "api/check.sh: installing cargo-public-api $TOOL_VERSION (a debug build, 1 to 2 minutes; it lists the same as a release build)" >&2
     cargo install --locked --debug "cargo-public-api@$TOOL_VERSION"
 fi
 
