@@ -513,7 +513,8 @@ impl Machine {
                 }
             }
             Field::Code => {
-                let code = shape::code(self.walk.number().finish()?, self.value_at)?;
+                let number = self.walk.number();
+                let code = shape::code(number.finish()?, self.value_at, || number.is_integer())?;
                 if sink.reads() {
                     sink.event(Ev::Code(code));
                 }

@@ -117,7 +117,12 @@ impl Cursor<'_> {
         self.field_take(Field::Code)?;
         let at = self.pos;
         let num = self.number()?;
-        shape::code(num, at)
+        let text = self.buf.get(at..self.pos).unwrap_or_default();
+        // Past `u64`/`i64` with no fraction or exponent (`-0` is the one
+        // other integer-shaped float, and is in range).
+        shape::code(num, at, || {
+            !text.iter().any(|c| matches!(c, b'.' | b'e' | b'E')) && text != b"-0"
+        })
     }
 }
 
