@@ -169,32 +169,23 @@ fn wrong_types_say_what_was_expected() {
         "integer out of range for `code` at byte 9",
     );
     // Integer literals past u64 and i64 are floats to serde_json ("invalid
-    // type: floating point"); the message says what the user wrote: an
-    // integer out of range (the same Data category). `-0` and `1e3` stay
-    // wrong types: serde_json reads them as floats, and they are.
+    // type: floating point"), and wrong types here too (the same Data
+    // category); `in_input` shows the value itself.
     for big in [
         &b"99999999999999999999"[..],
         b"-99999999999999999999",
-        b"18446744073709551616",
+        b"-0",
+        b"1e3",
     ] {
         let mut input = b"\x01{\"code\":".to_vec();
         input.extend_from_slice(big);
         input.extend_from_slice(b",\"message\":\"m\"}");
         frame(
             &input,
-            K::IntegerOutOfRange,
+            K::InvalidType,
             Some("code"),
-            "integer out of range for `code` at byte 9",
+            "invalid type for `code`: expected an integer (i32) at byte 9",
         );
-    }
-    for float in [&b"-0"[..], b"1e3", b"10.0", b"1E400"] {
-        let mut input = b"\x01{\"code\":".to_vec();
-        input.extend_from_slice(float);
-        input.extend_from_slice(b",\"message\":\"m\"}");
-        let e = frame_error(&input);
-        if float != b"1E400" {
-            assert_eq!(e.kind(), K::InvalidType, "{}", input.escape_ascii());
-        }
     }
     // The value is read first: its own defect wins, and names no field.
     frame(

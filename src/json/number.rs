@@ -294,13 +294,6 @@ impl Number {
         Err(BodyError::new(kind, base + i))
     }
 
-    /// Whether the ended number is an integer literal (no fraction, no
-    /// exponent) other than `-0`: asked of a [`Num::F64`] class, it tells
-    /// an integer past `u64`/`i64` from a float.
-    pub(crate) const fn is_integer(&self) -> bool {
-        matches!(self.phase, Phase::Int) || (matches!(self.phase, Phase::Zero) && !self.negative)
-    }
-
     /// The ended number's class, as serde_json's `parse_integer` gives it,
     /// or its range error (at its first byte). Grammar-only numbers are
     /// [`Num::F64`]. Not inlined: the machine asks it in three places.

@@ -513,8 +513,7 @@ impl Machine {
                 }
             }
             Field::Code => {
-                let number = self.walk.number();
-                let code = shape::code(number.finish()?, self.value_at, || number.is_integer())?;
+                let code = shape::code(self.walk.number().finish()?, self.value_at)?;
                 if sink.reads() {
                     sink.event(Ev::Code(code));
                 }

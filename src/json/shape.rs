@@ -278,20 +278,11 @@ pub(crate) fn ttl_ms(num: Num, at: usize) -> Result<u64, BodyError> {
 /// The rule of the error's `code` (serde_json's `deserialize_i32`): an
 /// integer literal in `i32`, else [`IntegerOutOfRange`](K::IntegerOutOfRange)
 /// or, for a float, [`InvalidType`](K::InvalidType), at `at`.
-///
-/// An integer literal past `u64` or `i64` (`99999999999999999999`) is a
-/// float to serde_json (it says "invalid type: floating point"), and its
-/// class here is [`Num::F64`]; `integer` (asked only then) says whether the
-/// literal had no fraction and no exponent, so that its message says out of
-/// range rather than that an integer was expected. `-0`, a float to
-/// serde_json too, stays a wrong type. Both kinds are serde_json's `Data`
-/// category.
-pub(crate) fn code(num: Num, at: usize, integer: impl FnOnce() -> bool) -> Result<i32, BodyError> {
+pub(crate) fn code(num: Num, at: usize) -> Result<i32, BodyError> {
     let out = || BodyError::about(K::IntegerOutOfRange, at, CODE);
     match num {
         Num::U64(v) => i32::try_from(v).map_err(|_| out()),
         Num::I64(v) => i32::try_from(v).map_err(|_| out()),
-        Num::F64 if integer() => Err(out()),
         Num::F64 => Err(BodyError::about(K::InvalidType, at, CODE)),
     }
 }

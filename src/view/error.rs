@@ -117,12 +117,7 @@ impl Cursor<'_> {
         self.field_take(Field::Code)?;
         let at = self.pos;
         let num = self.number()?;
-        let text = self.buf.get(at..self.pos).unwrap_or_default();
-        // Past `u64`/`i64` with no fraction or exponent (`-0` is the one
-        // other integer-shaped float, and is in range).
-        shape::code(num, at, || {
-            !text.iter().any(|c| matches!(c, b'.' | b'e' | b'E')) && text != b"-0"
-        })
+        shape::code(num, at)
     }
 }
 
