@@ -213,27 +213,10 @@ fn code_name(code: i32) -> &'static str {
     }
 }
 
-/// The error, its offset, and the bytes around it with a caret under the spot.
+/// The error, its offset, and the bytes around it with a caret under the
+/// spot (`BodyError::in_input`).
 fn report(what: &str, bytes: &[u8], e: BodyError) {
     // The error's own words name the field, the struct expected or the
     // content item's fault, and the offset.
-    println!("invalid {what}: {e}");
-    let from = e.offset().saturating_sub(24);
-    let to = (e.offset() + 24).min(bytes.len());
-    let mut line = String::new();
-    let mut caret = 0;
-    for (i, &b) in bytes.get(from..to).unwrap_or_default().iter().enumerate() {
-        if from + i == e.offset() {
-            caret = line.chars().count();
-        }
-        match b {
-            0x20..=0x7e => line.push(b as char),
-            _ => line.push_str(&format!("\\x{b:02x}")),
-        }
-    }
-    if e.offset() >= to {
-        caret = line.chars().count();
-    }
-    println!("  {line}");
-    println!("  {}^", " ".repeat(caret));
+    println!("invalid {what}: {}", e.in_input(bytes));
 }

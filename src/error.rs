@@ -77,6 +77,47 @@ impl fmt::Display for FrameError {
     }
 }
 
+impl FrameError {
+    /// Where the defect is, as a byte offset in the frame: 0 for
+    /// [`Empty`](Self::Empty) and [`UnknownTag`](Self::UnknownTag), the
+    /// body error's offset otherwise.
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        match self {
+            Self::Body(e) => e.offset(),
+            Self::Empty | Self::UnknownTag(_) => 0,
+        }
+    }
+
+    /// The error shown in its `frame`: its message, then the bytes around
+    /// its offset on one line (bytes outside printable ASCII as `\xNN`) with
+    /// a caret under the spot. An error holds no input (it is heap-free), so
+    /// the caller lends the frame it decoded.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::Frame;
+    ///
+    /// let frame = b"\x01{\"code\":1.5,\"message\":\"m\"}";
+    /// let err = Frame::decode(frame).unwrap_err();
+    /// assert_eq!(
+    ///     err.in_input(frame).to_string(),
+    ///     "invalid type for `code`: expected an integer (i32) at byte 9\n\
+    ///      \x20 \\x01{\"code\":1.5,\"message\":\"m\"}\n\
+    ///      \x20             ^",
+    /// );
+    /// ```
+    #[must_use]
+    pub fn in_input<'a>(&'a self, frame: &'a [u8]) -> InInput<'a> {
+        InInput {
+            error: self,
+            offset: self.offset(),
+            input: frame,
+        }
+    }
+}
+
 impl core::error::Error for FrameError {
     /// Transparent for [`Body`](Self::Body) (its `Display` is the body
     /// error's): the body error's own `source()`, which is `None`.
@@ -254,6 +295,91 @@ impl BodyError {
             offset: self.offset.saturating_add(by),
             ..self
         }
+    }
+}
+
+impl BodyError {
+    /// The error shown in its `input` (the bytes it was decoded from, the
+    /// tag byte included for a frame's body): as
+    /// [`FrameError::in_input`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::RequestView;
+    ///
+    /// let request = br#"{"uri":7}"#;
+    /// let err = RequestView::decode(request).unwrap_err();
+    /// let shown = err.in_input(request).to_string();
+    /// assert_eq!(shown.lines().nth(1), Some(r#"  {"uri":7}"#));
+    /// assert_eq!(shown.lines().nth(2), Some("         ^"));
+    /// ```
+    #[must_use]
+    pub fn in_input<'a>(&'a self, input: &'a [u8]) -> InInput<'a> {
+        InInput {
+            error: self,
+            offset: self.offset,
+            input,
+        }
+    }
+}
+
+/// An error shown in its input ([`FrameError::in_input`],
+/// [`BodyError::in_input`]): `Display` prints the error's message, then,
+/// on a line of their own, up to 24 bytes either side of its offset
+/// (printable ASCII as itself, other bytes as `\xNN`, so one line whatever
+/// the input holds), then a caret under the byte at the offset (past the
+/// last byte when the input ended early). Each line is indented by two
+/// spaces. Needs no heap: the bytes are written as they are read.
+#[derive(Clone, Copy)]
+pub struct InInput<'a> {
+    error: &'a dyn fmt::Display,
+    offset: usize,
+    input: &'a [u8],
+}
+
+/// Bytes of the input shown on each side of the offset.
+const AROUND: usize = 24;
+
+impl fmt::Display for InInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        writeln!(f, "{}", self.error)?;
+        let from = self.offset.saturating_sub(AROUND);
+        let to = self.offset.saturating_add(AROUND).min(self.input.len());
+        f.write_str("  ")?;
+        let mut column = 0;
+        let mut caret = None;
+        for (i, &b) in self
+            .input
+            .get(from..to)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            if from + i == self.offset {
+                caret = Some(column);
+            }
+            if (0x20..=0x7e).contains(&b) {
+                f.write_char(char::from(b))?;
+                column += 1;
+            } else {
+                write!(f, "\\x{b:02x}")?;
+                column += 4;
+            }
+        }
+        let caret = caret.unwrap_or(column);
+        write!(f, "\n  {:>width$}", "^", width = caret + 1)
+    }
+}
+
+impl fmt::Debug for InInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InInput")
+            .field("error", &format_args!("{}", self.error))
+            .field("offset", &self.offset)
+            .field("input_len", &self.input.len())
+            .finish()
     }
 }
 

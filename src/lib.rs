@@ -138,7 +138,7 @@ pub mod deps {
 
 pub use blob::Base64Error;
 pub use encode::EncodeError;
-pub use error::{BodyError, BodyErrorKind, FrameError};
+pub use error::{BodyError, BodyErrorKind, FrameError, InInput};
 pub use exchange::{AskError, Limit, TooLarge, UnexpectedEvent};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::borrowed::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};

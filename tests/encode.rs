@@ -1006,8 +1006,8 @@ fn raw_json_values_reencode_as_the_reference() {
             let raw = RawJson::parse(&text).unwrap();
             let ours = encode_all_ways(|out| {
                 let mut counter = Counter::new();
-                raw.write_json(&mut counter, 127, false)?;
-                raw.write_json(out, 127, false)?;
+                raw.write_to(&mut counter)?;
+                raw.write_to(out)?;
                 Ok(counter.len())
             })?;
             prop_assert_eq!(show(&ours), show(&expected), "input {}", show(&text));
@@ -1015,16 +1015,14 @@ fn raw_json_values_reencode_as_the_reference() {
             // verbatim copy is the input itself.
             let via_serde = encode_all_ways(|out| {
                 let mut counter = Counter::new();
-                reference.write_json(&mut counter, 127, false)?;
-                reference.write_json(out, 127, false)?;
+                reference.write_to(&mut counter)?;
+                reference.write_to(out)?;
                 Ok(counter.len())
             })?;
             prop_assert_eq!(&via_serde, &expected);
             let mut verbatim = Vec::new();
             let mut sink = VecSink(&mut verbatim);
-            Verbatim(raw)
-                .write_json(&mut sink, 127, false)
-                .map_err(fail)?;
+            Verbatim(raw).write_to(&mut sink).map_err(fail)?;
             prop_assert_eq!(&verbatim[..], raw.as_bytes());
             Ok(())
         },
@@ -1035,7 +1033,7 @@ fn raw_json_values_reencode_as_the_reference() {
 struct VecSink<'a>(&'a mut Vec<u8>);
 
 impl Sink for VecSink<'_> {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.0.extend_from_slice(bytes);
         Ok(())
     }
@@ -1094,8 +1092,7 @@ fn number_literals_reencode_as_the_reference() {
             prop_assert_eq!(ours.is_ok(), reference.is_ok(), "{}", lit);
             if let (Ok(raw), Ok(v)) = (ours, reference) {
                 let mut out = Vec::new();
-                raw.write_json(&mut VecSink(&mut out), 127, false)
-                    .map_err(fail)?;
+                raw.write_to(&mut VecSink(&mut out)).map_err(fail)?;
                 prop_assert_eq!(
                     String::from_utf8(out).unwrap(),
                     serde_json::to_string(&v).unwrap(),
@@ -1363,15 +1360,13 @@ fn serializer_follows_serde_json_for_the_whole_data_model() {
     };
     let expected = serde_json::to_vec(&value).unwrap();
     let mut out = Vec::new();
-    value
-        .write_json(&mut VecSink(&mut out), 127, false)
-        .unwrap();
+    value.write_to(&mut VecSink(&mut out)).unwrap();
     assert_eq!(show(&out), show(&expected));
     // Keys serde_json refuses are refused here too.
     let bad: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into();
     assert!(serde_json::to_vec(&bad).is_err());
     assert_eq!(
-        bad.write_json(&mut Counter::new(), 127, false),
+        bad.write_to(&mut Counter::new()),
         Err(EncodeError::Serialize)
     );
     let nan_key: Vec<(f64, u8)> = vec![(f64::NAN, 1)];
@@ -1383,7 +1378,7 @@ fn serializer_follows_serde_json_for_the_whole_data_model() {
     }
     assert!(serde_json::to_vec(&AsMap(nan_key.clone())).is_err());
     assert_eq!(
-        AsMap(nan_key).write_json(&mut Counter::new(), 127, false),
+        AsMap(nan_key).write_to(&mut Counter::new()),
         Err(EncodeError::Serialize)
     );
 }

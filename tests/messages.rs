@@ -168,6 +168,25 @@ fn wrong_types_say_what_was_expected() {
         Some("code"),
         "integer out of range for `code` at byte 9",
     );
+    // Integer literals past u64 and i64 are floats to serde_json ("invalid
+    // type: floating point"), and wrong types here too (the same Data
+    // category); `in_input` shows the value itself.
+    for big in [
+        &b"99999999999999999999"[..],
+        b"-99999999999999999999",
+        b"-0",
+        b"1e3",
+    ] {
+        let mut input = b"\x01{\"code\":".to_vec();
+        input.extend_from_slice(big);
+        input.extend_from_slice(b",\"message\":\"m\"}");
+        frame(
+            &input,
+            K::InvalidType,
+            Some("code"),
+            "invalid type for `code`: expected an integer (i32) at byte 9",
+        );
+    }
     // The value is read first: its own defect wins, and names no field.
     frame(
         b"\x01{\"code\":\"\\q\",\"message\":\"m\"}",
@@ -260,4 +279,43 @@ fn other_errors_keep_their_words() {
 fn errors_stay_small() {
     assert_eq!(size_of::<BodyError>(), 16);
     assert_eq!(size_of::<FrameError>(), 16);
+}
+
+/// An error shown in its input: the message, the bytes around the offset on
+/// one line (other bytes as `\xNN`), a caret under the spot; past the end
+/// when the input ended early.
+#[test]
+fn errors_show_their_place_in_the_input() {
+    let frame = b"\x00{\"contents\":[{\"uri\":\"a\",\"text\":\"line\nbreak\"}]}";
+    let e = Frame::decode(frame).unwrap_err();
+    let shown = e.in_input(frame).to_string();
+    println!("{shown}");
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines[0], "control character in string at byte 37");
+    // From byte 13 (24 before the offset) to the end.
+    assert_eq!(lines[1], r#"  [{"uri":"a","text":"line\x0abreak"}]}"#);
+    assert_eq!(lines[2], format!("{}^", " ".repeat(2 + 24)));
+    assert_eq!(lines[1].find("\\x0a"), Some(lines[2].len() - 1));
+
+    let cut = b"\x00{\"contents\":[";
+    let e = Frame::decode(cut).unwrap_err();
+    let shown = e.in_input(cut).to_string();
+    assert_eq!(
+        shown,
+        format!(
+            "unexpected end of input at byte 14\n  \\x00{{\"contents\":[\n{}^",
+            " ".repeat(2 + 17)
+        )
+    );
+
+    let e = Frame::decode(b"\x07{}").unwrap_err();
+    assert_eq!(
+        e.in_input(b"\x07{}").to_string(),
+        "unknown frame tag 7 (expected 0 or 1)\n  \\x07{}\n  ^"
+    );
+    let e = Frame::decode(b"").unwrap_err();
+    assert_eq!(
+        e.in_input(b"").to_string(),
+        "empty frame (no tag byte)\n  \n  ^"
+    );
 }

@@ -524,7 +524,7 @@ fn the_bad_ends_are_errors_for_question_mark() {
         frame: &[u8],
         cap: Option<usize>,
     ) -> Result<Option<Tag>, Box<dyn std::error::Error>> {
-        let mut path = StreamPath::capped(cap);
+        let mut path = cap.map_or_else(StreamPath::new, StreamPath::with_cap);
         for c in frame.chunks(7) {
             path.push(c)?;
         }

@@ -9,7 +9,7 @@ use crate::base64;
 
 use super::error::EncodeError;
 use super::sink::Sink;
-use super::value::JsonValue;
+use super::value::{JsonValue, Token};
 use super::write::{Out, write_i64, write_u64};
 use crate::check::{
     StrValue, check_base64, check_error_code, check_mime_type, check_result_type, check_uri,
@@ -576,8 +576,8 @@ impl<S: Sink> RequestEncoder<S, Start> {
     /// [`finish`](RequestEncoder::finish)'s count includes.
     pub(crate) fn prefixed(sink: S, prefix: &[u8]) -> Result<Self, EncodeError> {
         let mut out = Out::new(sink, false);
-        out.write(prefix)?;
-        out.write(b"{")?;
+        out.try_extend(prefix)?;
+        out.try_extend(b"{")?;
         Ok(Self {
             out,
             first: true,
@@ -587,7 +587,7 @@ impl<S: Sink> RequestEncoder<S, Start> {
 
     fn start(sink: S, strict: bool) -> Result<Self, EncodeError> {
         let mut out = Out::new(sink, strict);
-        out.write(b"{")?;
+        out.try_extend(b"{")?;
         Ok(Self {
             out,
             first: true,
@@ -607,7 +607,7 @@ impl<S: Sink> RequestEncoder<S, Start> {
         meta: impl JsonValue,
     ) -> Result<RequestEncoder<S, AfterMeta>, EncodeError> {
         self.out.key(&mut self.first, b"\"_meta\":")?;
-        meta.write_json(&mut self.out, FIELD_DEPTH, true)?;
+        meta.write_json(&mut self.out, FIELD_DEPTH, true, Token(()))?;
         Ok(self.next())
     }
 }
@@ -655,7 +655,7 @@ impl<S: Sink> RequestEncoder<S, AfterUri> {
         input_responses: impl JsonValue,
     ) -> Result<RequestEncoder<S, AfterInputResponses>, EncodeError> {
         self.out.key(&mut self.first, b"\"inputResponses\":")?;
-        input_responses.write_json(&mut self.out, FIELD_DEPTH, true)?;
+        input_responses.write_json(&mut self.out, FIELD_DEPTH, true, Token(()))?;
         Ok(self.next())
     }
 }
@@ -683,7 +683,7 @@ impl<S: Sink, St: HasUri> RequestEncoder<S, St> {
     ///
     /// The sink's error.
     pub fn finish(mut self) -> Result<usize, EncodeError> {
-        self.out.write(b"}")?;
+        self.out.try_extend(b"}")?;
         Ok(self.out.len())
     }
 }
@@ -793,7 +793,7 @@ impl<S: Sink> ResultEncoder<S, Start> {
 
     fn start(sink: S, strict: bool) -> Result<Self, EncodeError> {
         let mut out = Out::new(sink, strict);
-        out.write(&[RESULT_TAG, b'{'])?;
+        out.try_extend(&[RESULT_TAG, b'{'])?;
         Ok(Self {
             out,
             first: true,
@@ -861,7 +861,7 @@ impl<S: Sink, St: BeforeCacheScope> ResultEncoder<S, St> {
         cache_scope: CacheScope,
     ) -> Result<ResultEncoder<S, AfterCacheScope>, EncodeError> {
         self.out.key(&mut self.first, b"\"cacheScope\":")?;
-        self.out.write(match cache_scope {
+        self.out.try_extend(match cache_scope {
             CacheScope::Public => b"\"public\"",
             CacheScope::Private => b"\"private\"",
         })?;
@@ -934,7 +934,7 @@ impl<S: Sink> ContentsEncoder<S> {
         if self.out.strict {
             check_uri(uri, Some(self.items))?;
         }
-        self.out.write(if self.items == 0 {
+        self.out.try_extend(if self.items == 0 {
             b"{\"uri\":"
         } else {
             b",{\"uri\":"
@@ -958,7 +958,7 @@ impl<S: Sink> ContentsEncoder<S> {
     ///
     /// The sink's error.
     pub fn finish(mut self) -> Result<usize, EncodeError> {
-        self.out.write(b"]}")?;
+        self.out.try_extend(b"]}")?;
         Ok(self.out.len())
     }
 
@@ -970,9 +970,9 @@ impl<S: Sink> ContentsEncoder<S> {
     /// [`EncodeError::NotAnObject`], [`EncodeError::TooDeep`],
     /// [`EncodeError::Serialize`], or the sink's error.
     pub fn finish_with_meta(mut self, meta: impl JsonValue) -> Result<usize, EncodeError> {
-        self.out.write(b"],\"_meta\":")?;
-        meta.write_json(&mut self.out, FIELD_DEPTH, true)?;
-        self.out.write(b"}")?;
+        self.out.try_extend(b"],\"_meta\":")?;
+        meta.write_json(&mut self.out, FIELD_DEPTH, true, Token(()))?;
+        self.out.try_extend(b"}")?;
         Ok(self.out.len())
     }
 }
@@ -1047,7 +1047,7 @@ impl<S: Sink> ItemEncoder<S, ItemStart> {
         if self.out().strict {
             check_mime_type(mime_type, self.index())?;
         }
-        self.out().write(b",\"mimeType\":")?;
+        self.out().try_extend(b",\"mimeType\":")?;
         mime_type.write_quoted(self.out())?;
         Ok(self.next())
     }
@@ -1074,7 +1074,7 @@ impl<S: Sink, St: BeforeBody> ItemEncoder<S, St> {
     ///
     /// The sink's error.
     pub fn text_writer(mut self) -> Result<TextWriter<S>, EncodeError> {
-        self.out().write(b",\"text\":\"")?;
+        self.out().try_extend(b",\"text\":\"")?;
         Ok(TextWriter {
             contents: self.contents,
             failed: None,
@@ -1099,7 +1099,7 @@ impl<S: Sink, St: BeforeBody> ItemEncoder<S, St> {
     ///
     /// The sink's error.
     pub fn blob_writer(mut self) -> Result<BlobWriter<S>, EncodeError> {
-        self.out().write(b",\"blob\":\"")?;
+        self.out().try_extend(b",\"blob\":\"")?;
         Ok(BlobWriter {
             contents: self.contents,
             carry: [0; 3],
@@ -1124,7 +1124,7 @@ impl<S: Sink, St: BeforeBody> ItemEncoder<S, St> {
         if self.out().strict {
             check_base64(base64, self.index())?;
         }
-        self.out().write(b",\"blob\":")?;
+        self.out().try_extend(b",\"blob\":")?;
         base64.write_quoted(self.out())?;
         Ok(self.next())
     }
@@ -1141,8 +1141,8 @@ impl<S: Sink> ItemEncoder<S, AfterBody> {
         mut self,
         meta: impl JsonValue,
     ) -> Result<ItemEncoder<S, AfterItemMeta>, EncodeError> {
-        self.out().write(b",\"_meta\":")?;
-        meta.write_json(self.out(), ITEM_DEPTH, true)?;
+        self.out().try_extend(b",\"_meta\":")?;
+        meta.write_json(self.out(), ITEM_DEPTH, true, Token(()))?;
         Ok(self.next())
     }
 }
@@ -1154,7 +1154,7 @@ impl<S: Sink, St: HasBody> ItemEncoder<S, St> {
     ///
     /// The sink's error.
     pub fn end(mut self) -> Result<ContentsEncoder<S>, EncodeError> {
-        self.out().write(b"}")?;
+        self.out().try_extend(b"}")?;
         self.contents.items += 1;
         Ok(self.contents)
     }
@@ -1222,7 +1222,7 @@ impl<S: Sink> TextWriter<S> {
         if let Some(e) = self.failed {
             return Err(e);
         }
-        self.contents.out.write(b"\"")?;
+        self.contents.out.try_extend(b"\"")?;
         Ok(ItemEncoder {
             contents: self.contents,
             stage: PhantomData,
@@ -1320,7 +1320,9 @@ impl<S: Sink> BlobWriter<S> {
     fn emit(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let mut buf = [0u8; BLOB_BLOCK / 3 * 4];
         let n = base64::encode(bytes, &mut buf).ok_or(EncodeError::BufferFull)?;
-        self.contents.out.write(buf.get(..n).unwrap_or_default())
+        self.contents
+            .out
+            .try_extend(buf.get(..n).unwrap_or_default())
     }
 
     /// Writes the carried bytes with padding and closes `blob`.
@@ -1336,7 +1338,7 @@ impl<S: Sink> BlobWriter<S> {
             let carry = self.carry;
             self.emit(carry.get(..self.carried).unwrap_or_default())?;
         }
-        self.contents.out.write(b"\"")?;
+        self.contents.out.try_extend(b"\"")?;
         Ok(ItemEncoder {
             contents: self.contents,
             stage: PhantomData,
@@ -1445,10 +1447,10 @@ impl<S: Sink> ErrorEncoder<S, Start> {
 
     fn start(sink: S, code: i32, message: StrValue<'_>, strict: bool) -> Result<Self, EncodeError> {
         let mut out = Out::new(sink, strict);
-        out.write(&[ERROR_TAG])?;
-        out.write(b"{\"code\":")?;
+        out.try_extend(&[ERROR_TAG])?;
+        out.try_extend(b"{\"code\":")?;
         write_i64(&mut out, i64::from(code))?;
-        out.write(b",\"message\":")?;
+        out.try_extend(b",\"message\":")?;
         message.write_quoted(&mut out)?;
         Ok(Self {
             out,
@@ -1463,8 +1465,8 @@ impl<S: Sink> ErrorEncoder<S, Start> {
     /// [`EncodeError::TooDeep`], [`EncodeError::Serialize`], or the sink's
     /// error.
     pub fn data(mut self, data: impl JsonValue) -> Result<ErrorEncoder<S, AfterData>, EncodeError> {
-        self.out.write(b",\"data\":")?;
-        data.write_json(&mut self.out, FIELD_DEPTH, false)?;
+        self.out.try_extend(b",\"data\":")?;
+        data.write_json(&mut self.out, FIELD_DEPTH, false, Token(()))?;
         Ok(ErrorEncoder {
             out: self.out,
             stage: PhantomData,
@@ -1479,7 +1481,7 @@ impl<S: Sink, St: ErrorComplete> ErrorEncoder<S, St> {
     ///
     /// The sink's error.
     pub fn finish(mut self) -> Result<usize, EncodeError> {
-        self.out.write(b"}")?;
+        self.out.try_extend(b"}")?;
         Ok(self.out.len())
     }
 }

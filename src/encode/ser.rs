@@ -59,29 +59,29 @@ impl<'s, S: Sink + ?Sized> JsonSer<'s, S> {
             return Err(EncodeError::TooDeep);
         }
         self.depth += 1;
-        self.out.write(bracket)
+        self.out.try_extend(bracket)
     }
 
     fn close(&mut self, bracket: &[u8]) -> Result<(), EncodeError> {
         self.depth = self.depth.saturating_sub(1);
-        self.out.write(bracket)
+        self.out.try_extend(bracket)
     }
 
     fn str(&mut self, s: &str) -> Result<(), EncodeError> {
-        self.out.write(b"\"")?;
+        self.out.try_extend(b"\"")?;
         escape_str(self.out, s)?;
-        self.out.write(b"\"")
+        self.out.try_extend(b"\"")
     }
 
     /// `{"variant":` for the externally tagged enum forms.
     fn variant_key(&mut self, variant: &str) -> Result<(), EncodeError> {
         self.open(b"{")?;
         self.str(variant)?;
-        self.out.write(b":")
+        self.out.try_extend(b":")
     }
 
     fn display(&mut self, value: &(impl Display + ?Sized)) -> Result<(), EncodeError> {
-        self.out.write(b"\"")?;
+        self.out.try_extend(b"\"")?;
         let mut adapter = EscapeFmt {
             out: &mut *self.out,
             error: None,
@@ -89,7 +89,7 @@ impl<'s, S: Sink + ?Sized> JsonSer<'s, S> {
         if fmt::write(&mut adapter, format_args!("{value}")).is_err() {
             return Err(adapter.error.unwrap_or(EncodeError::Serialize));
         }
-        self.out.write(b"\"")
+        self.out.try_extend(b"\"")
     }
 }
 
@@ -118,7 +118,7 @@ impl<S: Sink + ?Sized> Compound<'_, '_, S> {
         if core::mem::take(&mut self.first) {
             Ok(())
         } else {
-            self.ser.out.write(b",")
+            self.ser.out.try_extend(b",")
         }
     }
 
@@ -130,7 +130,7 @@ impl<S: Sink + ?Sized> Compound<'_, '_, S> {
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), EncodeError> {
         self.comma()?;
         self.ser.str(key)?;
-        self.ser.out.write(b":")?;
+        self.ser.out.try_extend(b":")?;
         value.serialize(&mut *self.ser)
     }
 
@@ -163,7 +163,7 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut JsonSer<'s, S> {
 
     fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
         self.scalar()?;
-        self.out.write(if v { b"true" } else { b"false" })
+        self.out.try_extend(if v { b"true" } else { b"false" })
     }
 
     fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
@@ -235,7 +235,7 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut JsonSer<'s, S> {
         self.open(b"[")?;
         for (i, &b) in v.iter().enumerate() {
             if i > 0 {
-                self.out.write(b",")?;
+                self.out.try_extend(b",")?;
             }
             write_u64(self.out, u64::from(b))?;
         }
@@ -252,7 +252,7 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut JsonSer<'s, S> {
 
     fn serialize_unit(self) -> Result<(), EncodeError> {
         self.scalar()?;
-        self.out.write(b"null")
+        self.out.try_extend(b"null")
     }
 
     fn serialize_unit_struct(self, _name: &'static str) -> Result<(), EncodeError> {
@@ -429,7 +429,7 @@ impl<S: Sink + ?Sized> ser::SerializeMap for Compound<'_, '_, S> {
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        self.ser.out.write(b":")?;
+        self.ser.out.try_extend(b":")?;
         value.serialize(&mut *self.ser)
     }
 
@@ -483,9 +483,9 @@ impl<S: Sink + ?Sized> MapKeySer<'_, '_, S> {
         self,
         write: impl FnOnce(&mut S) -> Result<(), EncodeError>,
     ) -> Result<(), EncodeError> {
-        self.ser.out.write(b"\"")?;
+        self.ser.out.try_extend(b"\"")?;
         write(self.ser.out)?;
-        self.ser.out.write(b"\"")
+        self.ser.out.try_extend(b"\"")
     }
 }
 
@@ -522,7 +522,7 @@ impl<S: Sink + ?Sized> ser::Serializer for MapKeySer<'_, '_, S> {
     }
 
     fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
-        self.quoted(|out| out.write(if v { b"true" } else { b"false" }))
+        self.quoted(|out| out.try_extend(if v { b"true" } else { b"false" }))
     }
 
     fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {

@@ -28,33 +28,37 @@ use super::error::EncodeError;
 ///
 /// let mut buf = [0u8; 4];
 /// let mut out = &mut buf[..];
-/// out.write(b"ab")?;
-/// out.write(b"cd")?;
-/// assert!(out.write(b"e").is_err()); // full
+/// out.try_extend(b"ab")?;
+/// out.try_extend(b"cd")?;
+/// assert!(out.try_extend(b"e").is_err()); // full
 /// assert_eq!(&buf, b"abcd");
 /// # Ok::<(), diverge_frame::EncodeError>(())
 /// ```
+///
+/// The one method is named `try_extend` (as `postcard`'s flavors name it),
+/// not `write`: a `Vec<u8>` or a `&mut [u8]` is also `std::io::Write`, and
+/// with both traits in scope a `write` would be ambiguous.
 pub trait Sink {
-    /// Appends all of `bytes`.
+    /// Appends all of `bytes`, or fails.
     ///
     /// # Errors
     ///
     /// [`EncodeError::BufferFull`] when the sink cannot take them all (what
     /// it then holds is unspecified); [`EncodeError::Write`] when an
     /// underlying writer failed.
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError>;
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError>;
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        S::write(self, bytes)
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        S::try_extend(self, bytes)
     }
 }
 
 impl Sink for &mut [u8] {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         if bytes.len() > self.len() {
             return Err(EncodeError::BufferFull);
         }
@@ -73,7 +77,7 @@ where
     St: heapless::vec::VecStorage<u8> + ?Sized,
 {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.extend_from_slice(bytes)
             .map_err(|_| EncodeError::BufferFull)
     }
@@ -95,7 +99,7 @@ where
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 impl Sink for alloc::vec::Vec<u8> {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.extend_from_slice(bytes);
         Ok(())
     }
@@ -158,7 +162,7 @@ impl Counter {
 
 impl Sink for Counter {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.len = self.len.saturating_add(bytes.len());
         Ok(())
     }
@@ -256,7 +260,7 @@ impl<W: embedded_io::Write> core::fmt::Debug for IoSink<W> {
 
 #[cfg(feature = "embedded-io")]
 impl<W: embedded_io::Write> Sink for IoSink<W> {
-    fn write(&mut self, mut bytes: &[u8]) -> Result<(), EncodeError> {
+    fn try_extend(&mut self, mut bytes: &[u8]) -> Result<(), EncodeError> {
         while !bytes.is_empty() {
             match self.writer.write(bytes) {
                 Ok(0) => return Err(EncodeError::BufferFull),
@@ -279,20 +283,20 @@ mod tests {
     fn slice_sink_fills_and_refuses_overflow() {
         let mut buf = [0u8; 3];
         let mut out = &mut buf[..];
-        assert_eq!(out.write(b"ab"), Ok(()));
-        assert_eq!(out.write(b"cd"), Err(EncodeError::BufferFull));
-        assert_eq!(out.write(b"c"), Ok(()));
-        assert_eq!(out.write(b""), Ok(()));
-        assert_eq!(out.write(b"d"), Err(EncodeError::BufferFull));
+        assert_eq!(out.try_extend(b"ab"), Ok(()));
+        assert_eq!(out.try_extend(b"cd"), Err(EncodeError::BufferFull));
+        assert_eq!(out.try_extend(b"c"), Ok(()));
+        assert_eq!(out.try_extend(b""), Ok(()));
+        assert_eq!(out.try_extend(b"d"), Err(EncodeError::BufferFull));
         assert_eq!(&buf, b"abc");
     }
 
     #[test]
     fn heapless_vec_sink_refuses_overflow() {
         let mut v: heapless::Vec<u8, 4> = heapless::Vec::new();
-        assert_eq!(v.write(b"abc"), Ok(()));
-        assert_eq!(v.write(b"de"), Err(EncodeError::BufferFull));
-        assert_eq!(v.write(b"d"), Ok(()));
+        assert_eq!(v.try_extend(b"abc"), Ok(()));
+        assert_eq!(v.try_extend(b"de"), Err(EncodeError::BufferFull));
+        assert_eq!(v.try_extend(b"d"), Ok(()));
         assert_eq!(v.as_slice(), b"abcd");
     }
 
@@ -300,8 +304,8 @@ mod tests {
     fn counter_counts() {
         let mut c = Counter::new();
         assert!(c.is_empty());
-        c.write(b"abc").ok();
-        <&mut Counter as Sink>::write(&mut &mut c, b"de").ok();
+        c.try_extend(b"abc").ok();
+        <&mut Counter as Sink>::try_extend(&mut &mut c, b"de").ok();
         assert_eq!(c.len(), 5);
     }
 }

@@ -17,10 +17,35 @@ use crate::json::number::overflows;
 use crate::json::validated;
 
 mod sealed {
+    use super::{EncodeError, Sink};
+
+    /// Proof that a call comes from this crate: the embedding call takes
+    /// one, and no one outside can make one.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Token(pub(in crate::encode) ());
+
     /// Only this crate's value kinds can be embedded, so every value an
-    /// encoder writes is JSON.
-    pub trait Sealed {}
+    /// encoder writes is JSON; and only the encoders choose a value's place
+    /// (its depth limit, whether it must be an object).
+    pub trait Sealed {
+        /// Writes the value's JSON to `sink`. `max_depth` is the number of
+        /// nested arrays and objects the value may open, itself included;
+        /// `object_only` requires a JSON object.
+        fn write_json<S: Sink + ?Sized>(
+            &self,
+            sink: &mut S,
+            max_depth: usize,
+            object_only: bool,
+            token: Token,
+        ) -> Result<(), EncodeError>;
+    }
 }
+
+pub(crate) use sealed::Token;
+
+/// The deepest a value stands alone ([`JsonValue::write_to`]): the
+/// reference's recursion limit.
+const ALONE_DEPTH: usize = 127;
 
 /// A JSON value an encoder can embed: `_meta`, `inputResponses`, `data`.
 ///
@@ -75,32 +100,44 @@ mod sealed {
 /// ([`EncodeError::NotAnObject`]) and nesting beyond the reference's depth
 /// limit at that place ([`EncodeError::TooDeep`]).
 pub trait JsonValue: sealed::Sealed {
-    /// Writes the value's JSON to `sink`.
-    ///
-    /// `max_depth` is the number of nested arrays and objects the value may
-    /// open, itself included; `object_only` requires a JSON object.
+    /// Writes the value's JSON to `sink` as a value of its own: what an
+    /// encoder embeds, with the reference's depth limit of 127 levels.
     ///
     /// # Errors
     ///
-    /// [`EncodeError::NotAnObject`], [`EncodeError::TooDeep`] as above;
-    /// [`EncodeError::Serialize`] from a failing `Serialize` impl (or a map
-    /// key serde_json cannot write); the sink's own errors.
-    fn write_json<S: Sink + ?Sized>(
-        &self,
-        sink: &mut S,
-        max_depth: usize,
-        object_only: bool,
-    ) -> Result<(), EncodeError>;
+    /// [`EncodeError::TooDeep`] past 127 levels; [`EncodeError::Serialize`]
+    /// from a failing `Serialize` impl (or a map key serde_json cannot
+    /// write); the sink's own errors.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::RawJson;
+    /// use diverge_frame::encode::JsonValue;
+    ///
+    /// // A decoded value, written as serde_json writes its `Value`.
+    /// let raw = RawJson::parse(br#"{ "z": 1e3, "a": "\u0041" }"#)?;
+    /// let mut buf = [0u8; 32];
+    /// let mut out = &mut buf[..];
+    /// raw.write_to(&mut out)?;
+    /// let n = 32 - out.len();
+    /// assert_eq!(&buf[..n], br#"{"a":"A","z":1000.0}"#);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        self.write_json(sink, ALONE_DEPTH, false, Token(()))
+    }
 }
 
-impl sealed::Sealed for RawJson<'_> {}
+impl JsonValue for RawJson<'_> {}
 
-impl JsonValue for RawJson<'_> {
+impl sealed::Sealed for RawJson<'_> {
     fn write_json<S: Sink + ?Sized>(
         &self,
         sink: &mut S,
         max_depth: usize,
         object_only: bool,
+        _: Token,
     ) -> Result<(), EncodeError> {
         if object_only && !self.is_object() {
             return Err(EncodeError::NotAnObject);
@@ -133,14 +170,15 @@ impl JsonValue for RawJson<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Verbatim<'a>(pub RawJson<'a>);
 
-impl sealed::Sealed for Verbatim<'_> {}
+impl JsonValue for Verbatim<'_> {}
 
-impl JsonValue for Verbatim<'_> {
+impl sealed::Sealed for Verbatim<'_> {
     fn write_json<S: Sink + ?Sized>(
         &self,
         sink: &mut S,
         max_depth: usize,
         object_only: bool,
+        _: Token,
     ) -> Result<(), EncodeError> {
         if object_only && !self.0.is_object() {
             return Err(EncodeError::NotAnObject);
@@ -148,18 +186,19 @@ impl JsonValue for Verbatim<'_> {
         if nesting(self.0.as_bytes()) > max_depth {
             return Err(EncodeError::TooDeep);
         }
-        sink.write(self.0.as_bytes())
+        sink.try_extend(self.0.as_bytes())
     }
 }
 
-impl<T: Serialize> sealed::Sealed for T {}
+impl<T: Serialize> JsonValue for T {}
 
-impl<T: Serialize> JsonValue for T {
+impl<T: Serialize> sealed::Sealed for T {
     fn write_json<S: Sink + ?Sized>(
         &self,
         sink: &mut S,
         max_depth: usize,
         object_only: bool,
+        _: Token,
     ) -> Result<(), EncodeError> {
         self.serialize(&mut JsonSer::new(sink, max_depth, object_only))
     }
@@ -224,36 +263,36 @@ fn canonical<S: Sink + ?Sized>(
     match v.split_first() {
         Some((b'{', _)) => {
             let inner = depth_left.checked_sub(1).ok_or(EncodeError::TooDeep)?;
-            out.write(b"{")?;
+            out.try_extend(b"{")?;
             object(RawJson::new(v), out, inner)?;
-            out.write(b"}")
+            out.try_extend(b"}")
         }
         Some((b'[', tail)) => {
             let inner = depth_left.checked_sub(1).ok_or(EncodeError::TooDeep)?;
-            out.write(b"[")?;
+            out.try_extend(b"[")?;
             let mut rest = tail;
             let mut first = true;
             while let Some((element, next)) = validated::next_element(rest) {
                 rest = next;
                 if !core::mem::take(&mut first) {
-                    out.write(b",")?;
+                    out.try_extend(b",")?;
                 }
                 canonical(element, out, inner)?;
             }
-            out.write(b"]")
+            out.try_extend(b"]")
         }
         Some((b'"', tail)) => {
             let (text, escaped, _) = validated::string(tail);
-            out.write(b"\"")?;
+            out.try_extend(b"\"")?;
             escape_json_str(out, JsonStr::new(text, escaped))?;
-            out.write(b"\"")
+            out.try_extend(b"\"")
         }
         Some((b'-' | b'0'..=b'9', _)) => match parse_number(v) {
             Number::U64(n) => write_u64(out, n),
             Number::I64(n) => write_i64(out, n),
             Number::F64(n) => write_f64(out, n),
         },
-        _ => out.write(v),
+        _ => out.try_extend(v),
     }
 }
 
@@ -291,11 +330,11 @@ fn object<S: Sink + ?Sized>(
             return Ok(());
         };
         if !core::mem::take(&mut first) {
-            out.write(b",")?;
+            out.try_extend(b",")?;
         }
-        out.write(b"\"")?;
+        out.try_extend(b"\"")?;
         escape_json_str(out, key)?;
-        out.write(b"\":")?;
+        out.try_extend(b"\":")?;
         canonical(value.as_bytes(), out, depth_left)?;
         last = Some(key);
     }
@@ -488,6 +527,7 @@ const POW10: [f64; 309] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e1
 
 #[cfg(test)]
 mod tests {
+    use super::sealed::Sealed;
     use super::*;
 
     fn canon(json: &str) -> heapless::String<512> {
@@ -495,7 +535,7 @@ mod tests {
             .ok()
             .unwrap_or(RawJson::new(b"null"));
         let mut out: heapless::Vec<u8, 512> = heapless::Vec::new();
-        raw.write_json(&mut out, 127, false).ok();
+        raw.write_json(&mut out, 127, false, Token(())).ok();
         heapless::String::from_utf8(out).unwrap_or_default()
     }
 
@@ -542,15 +582,15 @@ mod tests {
         let raw = RawJson::new(b"[[1]]");
         let mut out: heapless::Vec<u8, 16> = heapless::Vec::new();
         assert_eq!(
-            raw.write_json(&mut out, 1, false),
+            raw.write_json(&mut out, 1, false, Token(())),
             Err(EncodeError::TooDeep)
         );
         assert_eq!(
-            raw.write_json(&mut out, 4, true),
+            raw.write_json(&mut out, 4, true, Token(())),
             Err(EncodeError::NotAnObject)
         );
         assert_eq!(
-            Verbatim(raw).write_json(&mut out, 1, false),
+            Verbatim(raw).write_json(&mut out, 1, false, Token(())),
             Err(EncodeError::TooDeep)
         );
         assert_eq!(nesting(br#"[{"a":"[[["}]"#), 2);

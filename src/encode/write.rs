@@ -11,9 +11,9 @@ use crate::json::borrowed::{Fragment, JsonStr};
 impl StrValue<'_> {
     /// Writes the text as a quoted JSON string, serde_json's way.
     pub(crate) fn write_quoted<S: Sink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
-        out.write(b"\"")?;
+        out.try_extend(b"\"")?;
         self.write_contents(out)?;
-        out.write(b"\"")
+        out.try_extend(b"\"")
     }
 
     /// Writes the text escaped serde_json's way, without quotes.
@@ -61,12 +61,12 @@ pub(crate) fn escape_str<S: Sink + ?Sized>(out: &mut S, s: &str) -> Result<(), E
     let mut buf = [0u8; 6];
     for (i, &b) in bytes.iter().enumerate() {
         if let Some(esc) = escape_of(b, &mut buf) {
-            out.write(bytes.get(start..i).unwrap_or_default())?;
-            out.write(esc)?;
+            out.try_extend(bytes.get(start..i).unwrap_or_default())?;
+            out.try_extend(esc)?;
             start = i + 1;
         }
     }
-    out.write(bytes.get(start..).unwrap_or_default())
+    out.try_extend(bytes.get(start..).unwrap_or_default())
 }
 
 /// Writes a decoded string's characters escaped serde_json's way. Runs
@@ -125,13 +125,13 @@ pub(crate) fn write_u64<S: Sink + ?Sized>(out: &mut S, mut v: u64) -> Result<(),
             break;
         }
     }
-    out.write(buf.get(at..).unwrap_or_default())
+    out.try_extend(buf.get(at..).unwrap_or_default())
 }
 
 /// Writes `v` in decimal, with a `-` when negative.
 pub(crate) fn write_i64<S: Sink + ?Sized>(out: &mut S, v: i64) -> Result<(), EncodeError> {
     if v < 0 {
-        out.write(b"-")?;
+        out.try_extend(b"-")?;
     }
     write_u64(out, v.unsigned_abs())
 }
@@ -155,13 +155,13 @@ pub(crate) fn write_u128<S: Sink + ?Sized>(out: &mut S, mut v: u128) -> Result<(
             break;
         }
     }
-    out.write(buf.get(at..).unwrap_or_default())
+    out.try_extend(buf.get(at..).unwrap_or_default())
 }
 
 /// Writes an `i128` in decimal.
 pub(crate) fn write_i128<S: Sink + ?Sized>(out: &mut S, v: i128) -> Result<(), EncodeError> {
     if v < 0 {
-        out.write(b"-")?;
+        out.try_extend(b"-")?;
     }
     write_u128(out, v.unsigned_abs())
 }
@@ -172,9 +172,9 @@ pub(crate) fn write_i128<S: Sink + ?Sized>(out: &mut S, v: i128) -> Result<(), E
 pub(crate) fn write_f64<S: Sink + ?Sized>(out: &mut S, v: f64) -> Result<(), EncodeError> {
     if v.is_finite() {
         let mut buf = zmij::Buffer::new();
-        out.write(buf.format_finite(v).as_bytes())
+        out.try_extend(buf.format_finite(v).as_bytes())
     } else {
-        out.write(b"null")
+        out.try_extend(b"null")
     }
 }
 
@@ -182,9 +182,9 @@ pub(crate) fn write_f64<S: Sink + ?Sized>(out: &mut S, v: f64) -> Result<(), Enc
 pub(crate) fn write_f32<S: Sink + ?Sized>(out: &mut S, v: f32) -> Result<(), EncodeError> {
     if v.is_finite() {
         let mut buf = zmij::Buffer::new();
-        out.write(buf.format_finite(v).as_bytes())
+        out.try_extend(buf.format_finite(v).as_bytes())
     } else {
-        out.write(b"null")
+        out.try_extend(b"null")
     }
 }
 
@@ -217,16 +217,16 @@ impl<S: Sink> Out<S> {
     /// quoted name with its colon.
     pub(crate) fn key(&mut self, first: &mut bool, key: &[u8]) -> Result<(), EncodeError> {
         if !core::mem::take(first) {
-            self.write(b",")?;
+            self.try_extend(b",")?;
         }
-        self.write(key)
+        self.try_extend(key)
     }
 }
 
 impl<S: Sink> Sink for Out<S> {
     #[inline]
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        self.sink.write(bytes)?;
+    fn try_extend(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        self.sink.try_extend(bytes)?;
         self.len = self.len.saturating_add(bytes.len());
         Ok(())
     }

@@ -207,7 +207,7 @@ pub fn ask_encoder<S: Sink>(sink: S) -> Result<RequestEncoder<S>, EncodeError> {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub fn encode_ask<S: Sink>(request: &RequestView<'_>, mut sink: S) -> Result<usize, EncodeError> {
-    sink.write(&[READ_RESOURCE_KIND])?;
+    sink.try_extend(&[READ_RESOURCE_KIND])?;
     Ok(encode_request_view(request, &mut sink)? + 1)
 }
 

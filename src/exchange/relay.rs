@@ -595,7 +595,11 @@ impl StreamPath {
 
     /// A path whose message may hold at most `cap` bytes; past it the relay
     /// stops with [`Refused::TooLarge`] (by [`Limit::Cap`](crate::Limit::Cap)).
-    /// A cap of `usize::MAX` is no cap, as [`new`](Self::new).
+    ///
+    /// A path counts its bytes in a `usize`, so even [`new`](Self::new)'s
+    /// path refuses a message past `usize::MAX` bytes: `with_cap(usize::MAX)`
+    /// is that path, and its [`cap`](Self::cap) is `None`. For an optional
+    /// cap, `cap.map_or_else(StreamPath::new, StreamPath::with_cap)`.
     #[must_use]
     pub const fn with_cap(cap: usize) -> Self {
         Self {
@@ -603,16 +607,6 @@ impl StreamPath {
             cap,
             len: 0,
             refused: None,
-        }
-    }
-
-    /// A path with an optional cap: [`with_cap`](Self::with_cap) or
-    /// [`new`](Self::new).
-    #[must_use]
-    pub const fn capped(cap: Option<usize>) -> Self {
-        match cap {
-            Some(cap) => Self::with_cap(cap),
-            None => Self::new(),
         }
     }
 
@@ -784,7 +778,7 @@ macro_rules! relay_body {
         {
             let mut one = [0u8; 1];
             let $buf = if $buf.is_empty() { &mut one[..] } else { $buf };
-            let mut path = StreamPath::capped($cap);
+            let mut path = StreamPath::with_cap($cap.unwrap_or(usize::MAX)); // None: `new`
             let mut forwarded = 0usize;
             let end = 'relay: loop {
                 let n = match $upstream.read($buf)$(.$await)? {

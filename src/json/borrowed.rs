@@ -626,11 +626,17 @@ impl<'a> RawJson<'a> {
         self.raw
     }
 
-    /// The value's JSON text as `&str` (always valid UTF-8 after validation;
-    /// `None` is never returned for values the decoder produced).
+    /// The value's JSON text as `&str`.
+    ///
+    /// Every `RawJson` was checked by the decoder (or by
+    /// [`RawJson::parse`]) as a JSON value, UTF-8 included, so the text is
+    /// always there; it is checked again here (a `RawJson` holds bytes, so
+    /// that the decoder need not check them twice), which costs a pass over
+    /// the text.
     #[must_use]
-    pub fn as_str(&self) -> Option<&'a str> {
-        super::find::from_utf8(self.raw).ok()
+    pub fn as_str(&self) -> &'a str {
+        // Unreachable `Err`: a `RawJson` is made only of validated text.
+        super::find::from_utf8(self.raw).unwrap_or_default()
     }
 
     /// Whether the value is an object (`{…}`).
@@ -662,10 +668,7 @@ impl<'a> RawJson<'a> {
 
 impl fmt::Debug for RawJson<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.as_str() {
-            Some(s) => f.write_str(s),
-            None => write!(f, "{:?}", self.raw),
-        }
+        f.write_str(self.as_str())
     }
 }
 
