@@ -24,7 +24,7 @@ use crate::json::shape::{self, ERROR_KEYS};
 /// let Frame::Error(error) = Frame::decode(frame)? else { panic!("expected an error") };
 /// assert_eq!(error.code(), -32002);
 /// assert!(error.message() == "not found");
-/// let uri = error.data().and_then(|data| data.get("uri")).and_then(|u| u.as_str());
+/// let uri = error.data().and_then(|data| data.get("uri")).map(|u| u.as_str());
 /// assert_eq!(uri, Some("\"docs://x\""));
 /// assert_eq!(error.json(), &frame[1..]);
 /// # Ok::<(), diverge_frame::FrameError>(())
