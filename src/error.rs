@@ -2,8 +2,8 @@
 //! JSON inside them (and for requests).
 //!
 //! The bottom layer: it imports nothing from the crate. The encoders' error
-//! is [`EncodeError`](crate::EncodeError) (in `encode/`), the exchange's are
-//! [`TooLarge`](crate::TooLarge) and [`UnexpectedEvent`](crate::UnexpectedEvent)
+//! is [`EncodeError`](crate::encode::EncodeError) (in `encode/`), the exchange's are
+//! [`TooLarge`](crate::exchange::TooLarge) and [`UnexpectedEvent`](crate::exchange::UnexpectedEvent)
 //! (in `exchange/`), each beside the code that returns it.
 //!
 //! # How they print
@@ -12,7 +12,7 @@
 //! group's: an error either prints the error it wraps or returns it from
 //! `source()`, never both): `Display` is the whole message on one line, and
 //! each fact in it is said once. A variant that only carries an error of the
-//! layer below ([`FrameError::Body`], [`EncodeError::Spec`](crate::EncodeError::Spec)) adds no words of
+//! layer below ([`FrameError::Body`], [`EncodeError::Spec`](crate::encode::EncodeError::Spec)) adds no words of
 //! its own: it is transparent, printing the inner error and returning the
 //! inner error's `source()` (as `std::io::Error` does around a custom error,
 //! and thiserror's `#[error(transparent)]`). So `{err}` alone says what and

@@ -137,13 +137,10 @@ pub mod deps {
 }
 
 pub use blob::Base64Error;
-pub use encode::EncodeError;
 pub use error::{BodyError, BodyErrorKind, FrameError, InInput};
-pub use exchange::{AskError, Limit, TooLarge, UnexpectedEvent};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::borrowed::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};
 pub use json::shape::CacheScope;
-pub use spec::{SpecError, SpecErrorKind};
 pub use view::error::ErrorView;
 pub use view::members::Members;
 pub use view::request::RequestView;

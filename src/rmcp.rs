@@ -520,7 +520,7 @@ pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyErr
 /// let n = encode_frame(&frame, &mut out)?;
 /// assert_eq!(&out[..n], b"\x01{\"code\":-32602,\"message\":\"bad\"}");
 /// assert!(encode_frame(&frame, &mut out[..8]).is_err());
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 pub fn encode_frame(frame: &OwnedFrame, out: &mut [u8]) -> Result<usize, EncodeError> {
     let (tag, body) = out.split_first_mut().ok_or(EncodeError::BufferFull)?;
@@ -549,7 +549,7 @@ pub fn encode_frame(frame: &OwnedFrame, out: &mut [u8]) -> Result<usize, EncodeE
 /// let mut out = [0u8; 64];
 /// let n = encode_request(&ReadResourceRequestParams::new("docs://x"), &mut out)?;
 /// assert_eq!(&out[..n], br#"{"uri":"docs://x"}"#);
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 pub fn encode_request(
     request: &ReadResourceRequestParams,

@@ -4,7 +4,7 @@
 //! Decoding stays exactly as permissive as the reference; these checks are a
 //! separate, explicit step: `check_spec()` on a decoded [`ResultView`],
 //! [`ErrorView`], [`RequestView`] or [`Frame`], and the strict constructors
-//! of the [encoders](crate::encode) (which report [`EncodeError::Spec`](crate::EncodeError::Spec)).
+//! of the [encoders](crate::encode) (which report [`EncodeError::Spec`](crate::encode::EncodeError::Spec)).
 //! Each reports the **first** failure as a [`SpecError`] naming the content
 //! item (by index) and the field.
 //!

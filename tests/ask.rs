@@ -11,9 +11,11 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::RequestEncoder;
+use diverge_frame::exchange::AskError;
 use diverge_frame::exchange::{READ_RESOURCE_KIND, ask_encoder, decode_ask, encode_ask};
-use diverge_frame::{AskError, BodyError, BodyErrorKind, EncodeError, RequestView};
+use diverge_frame::{BodyError, BodyErrorKind, RequestView};
 use rmcp::model::{MetaObject, ReadResourceRequestParams, RequestMetaObject};
 use serde_json::{Map, Value, json};
 

@@ -7,10 +7,11 @@
 
 use core::error::Error;
 
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::{RequestEncoder, ResultEncoder};
 use diverge_frame::exchange::{Event, Exchange, PathReader, RelayEnd, RelayError};
 use diverge_frame::stream::FrameValidator;
-use diverge_frame::{Body, EncodeError, Frame, FrameError, RequestView};
+use diverge_frame::{Body, Frame, FrameError, RequestView};
 
 /// Every message of the chain, outermost first.
 fn chain(err: &(dyn Error + 'static)) -> Vec<String> {

@@ -34,6 +34,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::stage::{
     BeforeBody, BeforeCacheScope, BeforeRequestState, BeforeTtlMs, BeforeUri, HasUri, ResultHead,
 };
@@ -42,7 +43,8 @@ use diverge_frame::encode::{
     encode_frame_view, encode_request_view, frame_view_encoded_len, request_view_encoded_len,
 };
 use diverge_frame::encode::{JsonValue, Verbatim};
-use diverge_frame::{Body, EncodeError, Frame, RawJson, RequestView, SpecError};
+use diverge_frame::spec::SpecError;
+use diverge_frame::{Body, Frame, RawJson, RequestView};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rmcp::model::{
@@ -1425,7 +1427,7 @@ fn view_reencoding_of_reference_quirks() {
 
 #[cfg(feature = "embedded-io")]
 mod io {
-    use diverge_frame::EncodeError;
+    use diverge_frame::encode::EncodeError;
     use diverge_frame::encode::{ErrorEncoder, IoSink, encode_frame_view};
     use embedded_io::{ErrorKind, ErrorType, Write};
 

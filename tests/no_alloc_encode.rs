@@ -13,12 +13,13 @@
 
 use std::fmt::Write as _;
 
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::{
     Counter, ErrorEncoder, RequestEncoder, ResultEncoder, Verbatim, encode_frame_view,
     encode_request_view, frame_view_encoded_len, request_view_encoded_len,
 };
 use diverge_frame::spec::{is_absolute_uri, is_base64, is_media_type};
-use diverge_frame::{CacheScope, EncodeError, Frame, RawJson, RequestView};
+use diverge_frame::{CacheScope, Frame, RawJson, RequestView};
 
 #[path = "common/counting.rs"]
 mod counting;

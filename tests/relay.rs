@@ -7,11 +7,12 @@
 use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 
+use diverge_frame::exchange::Limit;
 use diverge_frame::exchange::{
     Downstream, Event, Exchange, Refused, RelayEnd, RelayError, Relayed, Status, StreamEnd,
     StreamPath, relay, relay_async,
 };
-use diverge_frame::{BodyError, BodyErrorKind, Frame, FrameError, Limit, Tag};
+use diverge_frame::{BodyError, BodyErrorKind, Frame, FrameError, Tag};
 
 /// A transport error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,11 +11,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use diverge_frame::FrameError;
+use diverge_frame::encode::EncodeError;
 use diverge_frame::rmcp::{
     OwnedFrame, decode_frame, decode_request, encode_frame, encode_frame_to_vec, encode_request,
     encode_request_to_vec, encoded_frame_len, encoded_request_len,
 };
-use diverge_frame::{EncodeError, FrameError};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

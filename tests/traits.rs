@@ -9,11 +9,14 @@ use std::collections::HashSet;
 use std::hash::Hash;
 use std::iter::FusedIterator;
 
+use diverge_frame::encode::EncodeError;
+use diverge_frame::exchange::{AskError, TooLarge, UnexpectedEvent};
 use diverge_frame::exchange::{StreamPath, decode_ask};
+use diverge_frame::spec::SpecError;
 use diverge_frame::stream::{FrameValidator, Reader, RequestValidator};
 use diverge_frame::{
-    AskError, Base64Error, BodyError, CacheScope, CapacityError, EncodeError, Frame, FrameError,
-    ParseCacheScopeError, RequestView, SpecError, Tag, TooLarge, UnexpectedEvent,
+    Base64Error, BodyError, CacheScope, CapacityError, Frame, FrameError, ParseCacheScopeError,
+    RequestView, Tag,
 };
 
 #[test]

@@ -22,13 +22,15 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::{Counter, IoSink, RequestEncoder, encode_request_view};
+use diverge_frame::exchange::{AskError, Limit, TooLarge};
 use diverge_frame::exchange::{
     Downstream, Event, Exchange, PathEnd, PathReader, READ_RESOURCE_KIND, RelayEnd, RelayError,
     Relayed, Status, StreamEnd, StreamPath, ask_encoder, decode_ask, encode_ask, read_path,
     read_path_async, relay, relay_async,
 };
-use diverge_frame::{AskError, EncodeError, Frame, FrameError, Limit, RequestView, TooLarge};
+use diverge_frame::{Frame, FrameError, RequestView};
 use embedded_io::ErrorKind;
 
 use crate::hex;
@@ -524,7 +526,7 @@ fn relays(message: &[u8], plan: &RelayPlan) {
 
     // The push API over the relay's reads, with nothing going downstream:
     // the end the relay gives when the downstream never fails.
-    let mut path = StreamPath::capped(plan.cap);
+    let mut path = plan.cap.map_or_else(StreamPath::new, StreamPath::with_cap);
     assert_eq!(
         (path.cap(), path.len(), path.is_empty(), path.tag()),
         (plan.cap, 0, true, None)

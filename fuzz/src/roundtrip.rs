@@ -29,6 +29,7 @@
 
 use std::collections::BTreeMap;
 
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::stage::{
     BeforeBody, BeforeCacheScope, BeforeRequestState, BeforeTtlMs, BeforeUri, HasUri, ResultHead,
 };
@@ -41,7 +42,7 @@ use diverge_frame::rmcp::{
     OwnedFrame, decode_frame, decode_request, encode_frame, encode_request, encoded_frame_len,
     encoded_request_len,
 };
-use diverge_frame::{EncodeError, Frame, RawJson, RequestView};
+use diverge_frame::{Frame, RawJson, RequestView};
 use libfuzzer_sys::arbitrary::{Result as ArbResult, Unstructured};
 use rmcp::ErrorData;
 use rmcp::model::{

@@ -27,6 +27,7 @@ use std::sync::LazyLock;
 
 use base64::Engine as _;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::stage::{
     BeforeBody, BeforeCacheScope, BeforeRequestState, BeforeTtlMs, BeforeUri, HasUri, ResultHead,
 };
@@ -38,7 +39,7 @@ use diverge_frame::spec::{
     SpecError, SpecErrorKind, is_absolute_uri, is_base64, is_known_error_code,
     is_known_result_type, is_media_type,
 };
-use diverge_frame::{Body, EncodeError, ErrorView, Frame, JsonStr, RequestView, ResultView};
+use diverge_frame::{Body, ErrorView, Frame, JsonStr, RequestView, ResultView};
 use regex::bytes::Regex;
 use rmcp::model::ResourceContents;
 use serde_json::Value;

@@ -386,8 +386,8 @@ fn value(v: RawJson<'_>, depth: usize) {
         "RawJson has surrounding whitespace: {v:?}"
     );
     assert_eq!(
-        v.as_str().map(str::as_bytes),
-        Some(bytes),
+        v.as_str().as_bytes(),
+        bytes,
         "validated RawJson is not UTF-8"
     );
     assert_eq!(v.is_object(), first == b'{');

@@ -54,7 +54,8 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::{AfterUri, BeforeUri};
     /// use diverge_frame::encode::RequestEncoder;
-    /// use diverge_frame::{EncodeError, RawJson};
+    /// use diverge_frame::RawJson;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Writes `uri` at any stage that may still write it: with or without `_meta`.
     /// fn with_uri<St: BeforeUri>(
@@ -78,7 +79,8 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::{AfterRequestState, BeforeRequestState};
     /// use diverge_frame::encode::RequestEncoder;
-    /// use diverge_frame::{EncodeError, RawJson};
+    /// use diverge_frame::RawJson;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Writes `requestState` after `uri`, with or without `inputResponses`.
     /// fn with_state<St: BeforeRequestState>(
@@ -103,7 +105,7 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::HasUri;
     /// use diverge_frame::encode::RequestEncoder;
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Any request that has its `uri` may finish.
     /// fn finish<St: HasUri>(request: RequestEncoder<&mut [u8], St>) -> Result<usize, EncodeError> {
@@ -125,7 +127,7 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::{AfterTtlMs, BeforeTtlMs};
     /// use diverge_frame::encode::ResultEncoder;
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Writes `ttlMs` first, or after `resultType`.
     /// fn with_ttl<St: BeforeTtlMs>(
@@ -149,7 +151,8 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::{AfterCacheScope, BeforeCacheScope};
     /// use diverge_frame::encode::ResultEncoder;
-    /// use diverge_frame::{CacheScope, EncodeError};
+    /// use diverge_frame::CacheScope;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Writes `cacheScope` at any stage before it: here after `ttlMs`.
     /// fn private<St: BeforeCacheScope>(
@@ -170,7 +173,8 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::ResultHead;
     /// use diverge_frame::encode::ResultEncoder;
-    /// use diverge_frame::{CacheScope, EncodeError};
+    /// use diverge_frame::CacheScope;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Ends the head, whichever optional fields it has, with no items.
     /// fn empty<St: ResultHead>(result: ResultEncoder<&mut [u8], St>) -> Result<usize, EncodeError> {
@@ -191,7 +195,7 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::{AfterBody, BeforeBody};
     /// use diverge_frame::encode::{ItemEncoder, ResultEncoder};
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Writes the body, with or without a `mimeType` before it.
     /// fn hello<St: BeforeBody>(
@@ -218,7 +222,8 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::HasBody;
     /// use diverge_frame::encode::{ContentsEncoder, ItemEncoder, ResultEncoder};
-    /// use diverge_frame::{EncodeError, RawJson};
+    /// use diverge_frame::RawJson;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // Any item with its body may end, with or without its `_meta`.
     /// fn end<St: HasBody>(
@@ -242,7 +247,8 @@ pub mod stage {
     /// ```
     /// use diverge_frame::encode::stage::ErrorComplete;
     /// use diverge_frame::encode::ErrorEncoder;
-    /// use diverge_frame::{EncodeError, RawJson};
+    /// use diverge_frame::RawJson;
+    /// use diverge_frame::encode::EncodeError;
     ///
     /// // An error may finish with or without its `data`.
     /// fn finish<St: ErrorComplete>(error: ErrorEncoder<&mut [u8], St>) -> Result<usize, EncodeError> {
@@ -278,7 +284,7 @@ pub mod stage {
         /// let error: ErrorEncoder<_, Start> = ErrorEncoder::new(&mut buf[..], -32603, "busy")?;
         /// let n = error.finish()?;
         /// assert_eq!(&buf[..n], b"\x01{\"code\":-32603,\"message\":\"busy\"}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         Start: BeforeUri, BeforeTtlMs, BeforeCacheScope, ResultHead, ErrorComplete;
         /// A request's `_meta` written.
@@ -312,7 +318,7 @@ pub mod stage {
         /// // It may finish now, or write `inputResponses` or `requestState` first.
         /// let n = request.finish()?;
         /// assert_eq!(&buf[..n], br#"{"uri":"docs://a"}"#);
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterUri: BeforeRequestState, HasUri;
         /// A request's `inputResponses` written.
@@ -347,7 +353,7 @@ pub mod stage {
         /// // The last field: only `finish` is left.
         /// let n = request.finish()?;
         /// assert_eq!(&buf[..n], br#"{"uri":"docs://a","requestState":"s1"}"#);
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterRequestState: HasUri;
         /// A result's `resultType` written.
@@ -363,7 +369,7 @@ pub mod stage {
         ///     ResultEncoder::new(&mut buf[..])?.result_type("complete")?;
         /// let n = result.contents()?.finish()?;
         /// assert_eq!(&buf[..n], b"\x00{\"resultType\":\"complete\",\"contents\":[]}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterResultType: BeforeTtlMs, BeforeCacheScope, ResultHead;
         /// A result's `ttlMs` written.
@@ -380,7 +386,7 @@ pub mod stage {
         /// // `resultType` is behind it now; `cacheScope` and `contents` are ahead.
         /// let n = result.cache_scope(CacheScope::Public)?.contents()?.finish()?;
         /// assert_eq!(&buf[..n], b"\x00{\"ttlMs\":1000,\"cacheScope\":\"public\",\"contents\":[]}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterTtlMs: BeforeCacheScope, ResultHead;
         /// A result's `cacheScope` written.
@@ -398,7 +404,7 @@ pub mod stage {
         /// // Only `contents` is left in the head.
         /// let n = result.contents()?.finish()?;
         /// assert_eq!(&buf[..n], b"\x00{\"cacheScope\":\"private\",\"contents\":[]}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterCacheScope: ResultHead;
         /// A content item's `uri` written.
@@ -414,7 +420,7 @@ pub mod stage {
         /// // No `end` yet: an item needs its `text` or `blob`.
         /// let n = item.mime_type("text/plain")?.text("hi")?.end()?.finish()?;
         /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"mimeType\":\"text/plain\",\"text\":\"hi\"}]}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         ItemStart: BeforeBody;
         /// A content item's `mimeType` written.
@@ -430,7 +436,7 @@ pub mod stage {
         ///     ResultEncoder::new(&mut buf[..])?.contents()?.item("bin://a")?.mime_type("image/png")?;
         /// let n = item.blob(b"\x89PNG")?.end()?.finish()?;
         /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"bin://a\",\"mimeType\":\"image/png\",\"blob\":\"iVBORw==\"}]}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterMimeType: BeforeBody;
         /// A content item's `text` or `blob` written.
@@ -447,7 +453,7 @@ pub mod stage {
         /// // No second body; `_meta` or `end` next.
         /// let n = item.end()?.finish()?;
         /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}");
-        /// # Ok::<(), diverge_frame::EncodeError>(())
+        /// # Ok::<(), diverge_frame::encode::EncodeError>(())
         /// ```
         AfterBody: HasBody;
         /// A content item's `_meta` written.
@@ -557,7 +563,7 @@ impl<S: Sink> RequestEncoder<S, Start> {
     /// # Examples
     ///
     /// ```
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     /// use diverge_frame::encode::RequestEncoder;
     ///
     /// let mut buf = [0u8; 64];
@@ -724,7 +730,7 @@ impl<S, St> fmt::Debug for RequestEncoder<S, St> {
 ///     &buf[..n],
 ///     b"\x00{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"contents\":[{\"uri\":\"docs://a\",\"mimeType\":\"text/plain\",\"text\":\"hi\\n\"}]}"
 /// );
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 pub struct ResultEncoder<S, St = Start> {
     out: Out<S>,
@@ -748,7 +754,7 @@ impl<S: Sink> ResultEncoder<S, Start> {
     /// let mut frame = heapless::Vec::<u8, 64>::new();
     /// ResultEncoder::new(&mut frame)?.contents()?.item("docs://a")?.text("hi")?.end()?.finish()?;
     /// assert_eq!(frame, b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}");
-    /// # Ok::<(), diverge_frame::EncodeError>(())
+    /// # Ok::<(), diverge_frame::encode::EncodeError>(())
     /// ```
     pub fn new(sink: S) -> Result<Self, EncodeError> {
         Self::start(sink, false)
@@ -766,7 +772,7 @@ impl<S: Sink> ResultEncoder<S, Start> {
     /// # Examples
     ///
     /// ```
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     /// use diverge_frame::encode::ResultEncoder;
     ///
     /// let mut buf = [0u8; 128];
@@ -1188,7 +1194,7 @@ impl<S, St> fmt::Debug for ItemEncoder<S, St> {
 /// write!(text, "{:.1}\n", 21.5).ok();
 /// let n = text.end()?.end()?.finish()?;
 /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"sensor://t\",\"text\":\"temp=21.5\\n\"}]}");
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 pub struct TextWriter<S> {
     contents: ContentsEncoder<S>,
@@ -1260,7 +1266,7 @@ impl<S> fmt::Debug for TextWriter<S> {
 /// blob.write(&[1])?;
 /// let n = blob.end()?.end()?.finish()?;
 /// assert_eq!(&buf[..n], b"\x00{\"contents\":[{\"uri\":\"bin://x\",\"blob\":\"AAE=\"}]}");
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 pub struct BlobWriter<S> {
     contents: ContentsEncoder<S>,
@@ -1379,7 +1385,7 @@ impl<S> fmt::Debug for BlobWriter<S> {
 ///     &buf[..n],
 ///     b"\x01{\"code\":-32002,\"message\":\"Resource not found\",\"data\":{\"uri\":\"file:///nonexistent.txt\"}}"
 /// );
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 pub struct ErrorEncoder<S, St = Start> {
     out: Out<S>,
@@ -1426,7 +1432,7 @@ impl<S: Sink> ErrorEncoder<S, Start> {
     /// # Examples
     ///
     /// ```
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     /// use diverge_frame::encode::ErrorEncoder;
     ///
     /// let mut buf = [0u8; 64];

@@ -11,7 +11,8 @@ use crate::check::SpecError;
 ///
 /// ```
 /// use diverge_frame::encode::{ErrorEncoder, ResultEncoder};
-/// use diverge_frame::{EncodeError, RawJson};
+/// use diverge_frame::RawJson;
+/// use diverge_frame::encode::EncodeError;
 ///
 /// let mut small = [0u8; 16];
 /// let err = ResultEncoder::new(&mut small[..])?.contents()?.item("docs://readme").unwrap_err();

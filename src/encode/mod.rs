@@ -84,7 +84,7 @@
 //! );
 //!
 //! // Decoding gives the values back; re-encoding a view gives the same bytes.
-//! let view = Frame::decode(frame).map_err(|_| diverge_frame::EncodeError::BufferFull)?;
+//! let view = Frame::decode(frame).map_err(|_| diverge_frame::encode::EncodeError::BufferFull)?;
 //! let mut again = [0u8; 256];
 //! assert_eq!(diverge_frame::encode::encode_frame_view(&view, &mut again[..])?, n);
 //! assert_eq!(&again[..n], frame);
@@ -94,7 +94,7 @@
 //! let mut small = [0u8; 16];
 //! assert!(ResultEncoder::new(&mut small[..])?.contents()?.item("docs://readme").is_err());
 //! # let _ = Counter::new();
-//! # Ok::<(), diverge_frame::EncodeError>(())
+//! # Ok::<(), diverge_frame::encode::EncodeError>(())
 //! ```
 
 mod builder;

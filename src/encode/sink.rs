@@ -32,7 +32,7 @@ use super::error::EncodeError;
 /// out.try_extend(b"cd")?;
 /// assert!(out.try_extend(b"e").is_err()); // full
 /// assert_eq!(&buf, b"abcd");
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 ///
 /// The one method is named `try_extend` (as `postcard`'s flavors name it),
@@ -93,7 +93,7 @@ where
 /// let n = ErrorEncoder::new(&mut out, -32002, "Resource not found")?.finish()?;
 /// assert_eq!(out, b"\x01{\"code\":-32002,\"message\":\"Resource not found\"}");
 /// assert_eq!(n, out.len());
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
@@ -120,7 +120,7 @@ impl Sink for alloc::vec::Vec<u8> {
 /// let mut counter = Counter::new();
 /// ErrorEncoder::new(&mut counter, -32002, "Resource not found")?.finish()?;
 /// assert_eq!(counter.len(), b"\x01{\"code\":-32002,\"message\":\"Resource not found\"}".len());
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -140,7 +140,7 @@ impl Counter {
     /// assert!(counter.is_empty());
     /// let n = RequestEncoder::new(&mut counter)?.uri("docs://readme")?.finish()?;
     /// assert_eq!((n, counter.len()), (23, 23)); // `{"uri":"docs://readme"}`
-    /// # Ok::<(), diverge_frame::EncodeError>(())
+    /// # Ok::<(), diverge_frame::encode::EncodeError>(())
     /// ```
     #[must_use]
     pub const fn new() -> Self {
@@ -190,7 +190,7 @@ impl Sink for Counter {
 /// let n = ErrorEncoder::new(&mut sink, -32603, "Internal error")?.finish()?;
 /// assert!(sink.error().is_none());
 /// assert_eq!(&storage[..n], b"\x01{\"code\":-32603,\"message\":\"Internal error\"}");
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 #[cfg(feature = "embedded-io")]
 #[cfg_attr(docsrs, doc(cfg(feature = "embedded-io")))]
@@ -206,7 +206,7 @@ impl<W: embedded_io::Write> IoSink<W> {
     /// # Examples
     ///
     /// ```
-    /// use diverge_frame::EncodeError;
+    /// use diverge_frame::encode::EncodeError;
     /// use diverge_frame::deps::embedded_io::SliceWriteError;
     /// use diverge_frame::encode::{IoSink, RequestEncoder};
     ///

@@ -92,7 +92,7 @@ const ALONE_DEPTH: usize = 127;
 /// let data = Retry { after_ms: 50 };
 /// let m = ErrorEncoder::new(&mut buf[..], -32603, "busy")?.data(&data)?.finish()?;
 /// assert_eq!(m, n);
-/// # Ok::<(), diverge_frame::EncodeError>(())
+/// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
 ///
 /// Encoders refuse a value the reference could not decode back in its

@@ -8,7 +8,7 @@ use crate::error::BodyError;
 ///
 /// Its own error, apart from [`FrameError`](crate::FrameError) (the bytes are not known to be a
 /// bad frame: they were never all read) and from
-/// [`EncodeError`](crate::EncodeError). Nothing was cut: no partial message
+/// [`EncodeError`](crate::encode::EncodeError). Nothing was cut: no partial message
 /// is handed over.
 ///
 /// The server did send a message, so asking again would bring the same one

@@ -228,7 +228,8 @@ pub fn encode_ask<S: Sink>(request: &RequestView<'_>, mut sink: S) -> Result<usi
 ///
 /// ```
 /// use diverge_frame::exchange::decode_ask;
-/// use diverge_frame::{AskError, BodyErrorKind};
+/// use diverge_frame::BodyErrorKind;
+/// use diverge_frame::exchange::AskError;
 ///
 /// let request = decode_ask(b"\x03{\"uri\":\"docs://a\",\"_meta\":{\"progressToken\":1}}")?;
 /// assert_eq!(request.uri(), "docs://a");
@@ -271,7 +272,7 @@ pub fn decode_ask(message: &[u8]) -> Result<RequestView<'_>, AskError> {
 /// let end = path.close()?;
 /// assert_eq!(end.event(), Event::Message);
 /// assert_eq!(end.message(), Some(&b"\x00{\"contents\":[]}"[..]));
-/// # Ok::<(), diverge_frame::TooLarge>(())
+/// # Ok::<(), diverge_frame::exchange::TooLarge>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathEnd<M, E = ()> {

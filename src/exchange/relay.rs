@@ -594,7 +594,7 @@ impl StreamPath {
     }
 
     /// A path whose message may hold at most `cap` bytes; past it the relay
-    /// stops with [`Refused::TooLarge`] (by [`Limit::Cap`](crate::Limit::Cap)).
+    /// stops with [`Refused::TooLarge`] (by [`Limit::Cap`](crate::exchange::Limit::Cap)).
     ///
     /// A path counts its bytes in a `usize`, so even [`new`](Self::new)'s
     /// path refuses a message past `usize::MAX` bytes: `with_cap(usize::MAX)`

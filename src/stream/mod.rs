@@ -44,7 +44,7 @@
 //! levels, which both decoders enforce alike. (The whole-buffer decoder
 //! checks deeper ignored values exactly, counting brackets again over the
 //! text it has read when its bit stack runs out; the exchange's
-//! [`TooLarge`](crate::TooLarge) is the same kind of limit for whole frames.)
+//! [`TooLarge`](crate::exchange::TooLarge) is the same kind of limit for whole frames.)
 //!
 //! # Example
 //!

@@ -42,9 +42,8 @@ use panic_semihosting as _;
 
 mod streaming;
 
-use diverge_frame::{
-    Base64Error, BodyError, BodyErrorKind, CacheScope, CapacityError, EncodeError, FrameError,
-};
+use diverge_frame::encode::EncodeError;
+use diverge_frame::{Base64Error, BodyError, BodyErrorKind, CacheScope, CapacityError, FrameError};
 #[cfg(not(feature = "baseline"))]
 use diverge_frame::{
     Body, Content, ErrorView, Fragment, Frame, JsonStr, RawJson, RequestView, ResultView,
