@@ -138,11 +138,11 @@ fn inspect_frame(bytes: &[u8]) -> bool {
                         match b.decode_base64_into(&mut out) {
                             Ok(n) => println!(
                                 "      blob: {} base64 chars, {n} bytes decoded",
-                                b.unescaped_len()
+                                b.text().unescaped_len()
                             ),
                             Err(e) => println!(
                                 "      blob: {} base64 chars, not valid base64: {e}",
-                                b.unescaped_len()
+                                b.text().unescaped_len()
                             ),
                         }
                     }

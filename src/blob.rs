@@ -1,4 +1,5 @@
-//! Decoding `blob` payloads from base64 into a caller's buffer.
+//! A content item's `blob` ([`Blob`]) and its decoding from base64 into a
+//! caller's buffer.
 
 use core::fmt;
 
@@ -60,20 +61,55 @@ impl fmt::Display for Base64Error {
 
 impl core::error::Error for Base64Error {}
 
-impl JsonStr<'_> {
+/// A blob content item's `blob`: its base64 text, as the frame spells it
+/// ([`text`](Self::text), a [`JsonStr`]), and its decoding. The base64
+/// methods are a blob's alone, not every string's.
+///
+/// `==` and `Hash` are of the unescaped text, as [`JsonStr`]'s are.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::{Body, ResultView};
+///
+/// let result = ResultView::decode(br#"{"contents":[{"uri":"bin://a","blob":"aGVsbG8="}]}"#)?;
+/// let item = result.contents().next().unwrap();
+/// let Body::Blob(blob) = item.body() else { panic!("expected a blob") };
+/// assert!(blob == "aGVsbG8=");
+/// assert_eq!(blob.text().raw(), b"aGVsbG8=");
+/// let mut out = [0u8; 8];
+/// let n = blob.decode_base64_into(&mut out)?;
+/// assert_eq!(&out[..n], b"hello");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Blob<'a>(JsonStr<'a>);
+
+impl<'a> Blob<'a> {
+    /// The blob whose base64 text is `text`.
+    pub(crate) const fn new(text: JsonStr<'a>) -> Self {
+        Self(text)
+    }
+
+    /// The base64 text, as a string of the frame.
+    #[must_use]
+    pub const fn text(&self) -> JsonStr<'a> {
+        self.0
+    }
+
     /// The exact size of the decoded blob, assuming it is valid base64
     /// (length without the trailing `=` padding, times 3/4).
     #[must_use]
     pub fn base64_decoded_len(&self) -> usize {
-        let raw = self.raw();
-        if !self.is_escaped() && raw.is_ascii() {
+        let raw = self.0.raw();
+        if !self.0.is_escaped() && raw.is_ascii() {
             // One character per byte.
             let pad = raw.iter().rev().take_while(|&&b| b == b'=').count();
             return (raw.len() - pad) * 3 / 4;
         }
         let mut len = 0usize;
         let mut trailing_pad = 0usize;
-        for c in self.chars() {
+        for c in self.0.chars() {
             len += 1;
             trailing_pad = if c == '=' { trailing_pad + 1 } else { 0 };
         }
@@ -110,14 +146,45 @@ impl JsonStr<'_> {
     /// Feeds the unescaped text to a base64 decoder: the raw text at once
     /// when there is no escape, else run by run.
     pub(crate) fn feed_base64(&self, decoder: &mut Decoder<'_>) {
-        if !self.is_escaped() {
-            decoder.feed(self.raw());
+        if !self.0.is_escaped() {
+            decoder.feed(self.0.raw());
             return;
         }
-        let mut pieces = self.pieces();
+        let mut pieces = self.0.pieces();
         while let Some(piece) = pieces.next() {
             decoder.feed(piece);
         }
+    }
+}
+
+impl fmt::Debug for Blob<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl PartialEq<str> for Blob<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Blob<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == **other
+    }
+}
+
+/// A decoded blob given to an encoder (`blob_base64`) as it was spelled.
+impl<'a> From<Blob<'a>> for crate::check::StrValue<'a> {
+    fn from(blob: Blob<'a>) -> Self {
+        Self::Json(blob.0)
+    }
+}
+
+impl<'a> From<Blob<'a>> for JsonStr<'a> {
+    fn from(blob: Blob<'a>) -> Self {
+        blob.0
     }
 }
 
@@ -129,8 +196,8 @@ mod tests {
 
     use super::*;
 
-    fn blob(text: &str) -> JsonStr<'_> {
-        JsonStr::new(text.as_bytes(), text.contains('\\'))
+    fn blob(text: &str) -> Blob<'_> {
+        Blob::new(JsonStr::new(text.as_bytes(), text.contains('\\')))
     }
 
     #[test]

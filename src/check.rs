@@ -830,7 +830,7 @@ fn base64_ok(blob: StrValue<'_>) -> bool {
     let mut decoder = Decoder::new(&mut []);
     match blob {
         StrValue::Plain(s) => decoder.feed(s.as_bytes()),
-        StrValue::Json(s) => s.feed_base64(&mut decoder),
+        StrValue::Json(s) => crate::blob::Blob::new(s).feed_base64(&mut decoder),
     }
     !matches!(decoder.finish(), Err(DecodeError::Invalid(_)))
 }

@@ -116,7 +116,10 @@ mod view;
 /// and `embedded_io_async` 0.7 (features `embedded-io`, `embedded-io-async`:
 /// the exchange's readers and relays, `encode::IoSink`), `rmcp` 3 and
 /// `serde_json` 1 (feature `alloc`: the conversions). A major version of any
-/// of them is a major version of this crate.
+/// of them is a major version of this crate; so is `serde` 1 (its
+/// `Serialize` is what the encoders embed, [`encode::JsonValue`], and its
+/// `Deserialize` what [`RawJson::deserialize`] fills), though serde 1 is
+/// meant to stay.
 pub mod deps {
     #[cfg(feature = "embedded-io")]
     #[doc(no_inline)]
@@ -129,6 +132,8 @@ pub mod deps {
     #[cfg(feature = "alloc")]
     #[doc(no_inline)]
     pub use rmcp;
+    #[doc(no_inline)]
+    pub use serde;
     #[cfg(feature = "alloc")]
     #[doc(no_inline)]
     pub use serde_json;
@@ -136,7 +141,7 @@ pub mod deps {
     pub use serde_json_core;
 }
 
-pub use blob::Base64Error;
+pub use blob::{Base64Error, Blob};
 pub use error::{BodyError, BodyErrorKind, FrameError, InInput};
 pub use frame::{ERROR_TAG, Frame, RESULT_TAG, RawFrame, Tag};
 pub use json::borrowed::{CapacityError, Chars, Fragment, Fragments, JsonStr, RawJson};

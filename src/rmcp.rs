@@ -734,7 +734,7 @@ impl From<Content<'_>> for ResourceContents {
             Body::Blob(blob) => Self::BlobResourceContents {
                 uri,
                 mime_type,
-                blob: blob.into(),
+                blob: blob.text().into(),
                 meta,
             },
         }

@@ -13,7 +13,7 @@ mod common;
 
 use common::oracle::{check_frame, show};
 use diverge_frame::stream::FrameValidator;
-use diverge_frame::{Base64Error, Body, Frame, JsonStr};
+use diverge_frame::{Base64Error, Blob, Body, Frame};
 
 /// The named regression inputs of the fuzz targets
 /// (`fuzz/regressions/<target>/`, which `fuzz/ci.sh` replays through the
@@ -27,7 +27,7 @@ fn corpus(target: &str, name: &str) -> Vec<u8> {
 }
 
 /// The one blob of a one-item result frame.
-fn only_blob(frame: &[u8]) -> JsonStr<'_> {
+fn only_blob(frame: &[u8]) -> Blob<'_> {
     let Ok(Frame::Result(r)) = Frame::decode(frame) else {
         panic!("not a result: {}", show(frame))
     };
@@ -42,7 +42,7 @@ fn only_blob(frame: &[u8]) -> JsonStr<'_> {
 }
 
 /// Decodes a blob into a buffer of exactly `base64_decoded_len()` bytes.
-fn decode_exact(blob: JsonStr<'_>) -> Result<Vec<u8>, Base64Error> {
+fn decode_exact(blob: Blob<'_>) -> Result<Vec<u8>, Base64Error> {
     let mut out = vec![0u8; blob.base64_decoded_len()];
     let n = blob.decode_base64_into(&mut out)?;
     out.truncate(n);
@@ -91,11 +91,11 @@ fn f2_frame_agrees_with_reference() {
 fn f2_escaped_blob_decodes_like_its_unescaped_text() {
     let frame = corpus("decode_frame", F2);
     let escaped = only_blob(&frame);
-    assert!(escaped.is_escaped());
-    let text: String = escaped.chars().collect();
+    assert!(escaped.text().is_escaped());
+    let text: String = escaped.text().chars().collect();
     let plain_frame = format!("\u{0}{{\"contents\":[{{\"uri\":\"\",\"blob\":\"{text}\"}}]}}");
     let plain = only_blob(plain_frame.as_bytes());
-    assert!(!plain.is_escaped());
+    assert!(!plain.text().is_escaped());
     assert!(matches!(
         decode_exact(plain),
         Err(Base64Error::Invalid { .. })

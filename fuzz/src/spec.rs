@@ -475,7 +475,7 @@ fn frame(bytes: &[u8]) {
                     str_value(m, bytes);
                 }
                 if let Body::Blob(b) = item.body() {
-                    str_value(b, bytes);
+                    str_value(b.text(), bytes);
                 }
             }
             let strict = strict_answer(

@@ -370,7 +370,7 @@ pub fn views(bytes: &[u8]) -> Read {
                 let body = match item.body() {
                     Body::Text(t) => ItemBody::Text(unescaped(t)),
                     Body::Blob(b) => {
-                        let mut out = vec![0u8; b.raw().len()];
+                        let mut out = vec![0u8; b.text().raw().len()];
                         ItemBody::Blob(b.decode_base64_into(&mut out).map(|n| out[..n].to_vec()))
                     }
                 };

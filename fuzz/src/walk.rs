@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use base64::Engine as _;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use diverge_frame::{
-    Base64Error, Body, BodyError, CapacityError, Content, ErrorView, Fragment, Frame, FrameError,
-    JsonStr, RawJson, RequestView, ResultView, Tag,
+    Base64Error, Blob, Body, BodyError, CapacityError, Content, ErrorView, Fragment, Frame,
+    FrameError, JsonStr, RawJson, RequestView, ResultView, Tag,
 };
 
 /// Containers the reference allows in a typed value; views never hold more.
@@ -212,7 +212,7 @@ fn content(c: &Content<'_>) {
             string(t);
         }
         Body::Blob(b) => {
-            let text = string(b);
+            let text = string(b.text());
             blob(b, &text);
         }
     }
@@ -327,7 +327,7 @@ const ENGINE: GeneralPurpose = GeneralPurpose::new(
 
 /// Decodes a blob (invalid base64 is allowed: the reference never checks
 /// it) and compares with the `base64` crate on the unescaped text.
-fn blob(b: JsonStr<'_>, text: &str) {
+fn blob(b: Blob<'_>, text: &str) {
     let needed = b.base64_decoded_len();
     let mut out = vec![0u8; needed];
     let ours = b.decode_base64_into(&mut out);

@@ -5,6 +5,7 @@ use core::fmt;
 use core::iter::FusedIterator;
 
 use super::{Fields, TOP};
+use crate::blob::Blob;
 use crate::error::{BodyError, Detail};
 use crate::json::body::Take;
 use crate::json::borrowed::{JsonStr, RawJson};
@@ -425,8 +426,8 @@ pub enum Body<'a> {
     /// `text`: the resource as text.
     Text(JsonStr<'a>),
     /// `blob`: the resource as base64 (not checked by the reference; decode
-    /// with [`JsonStr::decode_base64_into`]).
-    Blob(JsonStr<'a>),
+    /// with [`Blob::decode_base64_into`]).
+    Blob(Blob<'a>),
 }
 
 /// One item of a result's `contents`.
@@ -515,7 +516,7 @@ impl<'a> Found<'a> {
         let body = if self.shape.is_text() {
             Body::Text(self.text)
         } else {
-            Body::Blob(self.blob)
+            Body::Blob(Blob::new(self.blob))
         };
         Content {
             json,
@@ -656,7 +657,12 @@ impl fmt::Display for Content<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.body {
             Body::Text(t) => write!(f, "{} (text, {} bytes)", self.uri, t.raw().len()),
-            Body::Blob(b) => write!(f, "{} (blob, {} base64 bytes)", self.uri, b.raw().len()),
+            Body::Blob(b) => write!(
+                f,
+                "{} (blob, {} base64 bytes)",
+                self.uri,
+                b.text().raw().len()
+            ),
         }
     }
 }

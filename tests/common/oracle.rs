@@ -140,7 +140,7 @@ fn compare_result(v: &diverge_frame::ResultView<'_>, r: &ReadResourceResult) -> 
         );
         let ours = match c.body() {
             Body::Text(t) => ("text", s(t)),
-            Body::Blob(b) => ("blob", s(b)),
+            Body::Blob(b) => ("blob", s(b.text())),
         };
         same!(
             format!("contents[{i}].body"),
