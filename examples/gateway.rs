@@ -715,7 +715,7 @@ fn relay(up: &mut TcpStream, down: &mut TcpStream, buf: &mut [u8], cap: usize) -
         // Bounded: every pass reads at least one byte, the cap bounds the
         // bytes accepted, and a silent peer times out.
         let n = match up.read(buf) {
-            Ok(0) => break path.close().into(),
+            Ok(0) => break path.close().widen(),
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             // The loop stops at the first refused chunk, so this end is

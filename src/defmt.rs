@@ -65,7 +65,7 @@ impl Format for Body<'_> {
     fn format(&self, f: Formatter<'_>) {
         match self {
             Self::Text(t) => write!(f, "text, {=usize} bytes", t.raw().len()),
-            Self::Blob(b) => write!(f, "blob, {=usize} base64 bytes", b.raw().len()),
+            Self::Blob(b) => write!(f, "blob, {=usize} base64 bytes", b.text().raw().len()),
         }
     }
 }
@@ -104,10 +104,7 @@ impl Format for JsonStr<'_> {
 /// Same text as `Display`: the value's JSON text.
 impl Format for RawJson<'_> {
     fn format(&self, f: Formatter<'_>) {
-        match self.as_str() {
-            Some(s) => write!(f, "{=str}", s),
-            None => write!(f, "{=[u8]}", self.as_bytes()),
-        }
+        write!(f, "{=str}", self.as_str());
     }
 }
 

@@ -477,7 +477,7 @@ fn push_api_verdicts_drive_the_exchange() {
     assert_eq!(end, StreamEnd::Answered(Tag::Result));
     assert_eq!(end.downstream(), Downstream::Close);
     assert_eq!(x.on(end.event().unwrap()), Ok(Status::Answered));
-    let wide: RelayEnd<std::io::Error, Broken> = end.into();
+    let wide: RelayEnd<std::io::Error, Broken> = end.widen();
     assert!(matches!(wide, RelayEnd::Answered(Tag::Result)));
 
     // After a refusal, every push gives it again and close keeps it.

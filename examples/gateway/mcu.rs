@@ -543,7 +543,7 @@ impl Mcu {
         let mut path = StreamPath::with_cap(self.cap);
         let replay: RelayEnd = match path.push(read) {
             Err(refused) => refused.into(),
-            Ok(()) if fed.end == Fed::Closed && bytes_in == fed.bytes.len() => path.close().into(),
+            Ok(()) if fed.end == Fed::Closed && bytes_in == fed.bytes.len() => path.close().widen(),
             // Upstream ended abruptly (`StreamPath::abort`'s end).
             Ok(()) => RelayEnd::Unanswered(()),
         };

@@ -68,6 +68,7 @@ pub enum Downstream {
 /// # Ok::<(), diverge_frame::exchange::Refused>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "the end says whether to close or abort the downstream path: see `RelayEnd::downstream`"]
 #[non_exhaustive]
 pub enum RelayEnd<R = (), W = ()> {
@@ -187,17 +188,6 @@ impl<R, W> From<Refused> for RelayEnd<R, W> {
         match refused {
             Refused::Malformed(e) => Self::Malformed(e),
             Refused::TooLarge(e) => Self::TooLarge(e),
-        }
-    }
-}
-
-impl<R, W> From<StreamEnd> for RelayEnd<R, W> {
-    fn from(end: StreamEnd) -> Self {
-        match end {
-            StreamEnd::Answered(tag) => Self::Answered(tag),
-            StreamEnd::NotServed => Self::NotServed,
-            StreamEnd::Malformed(e) => Self::Malformed(e),
-            StreamEnd::TooLarge(e) => Self::TooLarge(e),
         }
     }
 }
@@ -367,8 +357,11 @@ impl core::error::Error for Refused {
 }
 
 /// How a path pushed through a [`StreamPath`] ended when upstream closed
-/// cleanly ([`StreamPath::close`]): a [`RelayEnd`] without transport causes,
-/// which converts into any `RelayEnd<R, W>` with `From`.
+/// cleanly ([`StreamPath::close`]): a [`RelayEnd`] with no transport, so
+/// its `Unanswered` and `Downstream` cannot be built and `WriteZero` never
+/// comes (one set of ends, one type: the relays', the path's and a loop's
+/// of one's own). [`widen`](RelayEnd::widen) makes it a `RelayEnd<R, W>`
+/// of any transports.
 ///
 /// # Examples
 ///
@@ -389,70 +382,23 @@ impl core::error::Error for Refused {
 /// }
 /// # Ok::<(), diverge_frame::exchange::Refused>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[must_use = "the end says whether to close or abort the downstream path: see `StreamEnd::downstream`"]
-#[non_exhaustive]
-pub enum StreamEnd {
-    /// A valid frame was pushed whole.
-    Answered(Tag),
-    /// No bytes were pushed.
-    NotServed,
-    /// The bytes are not a valid frame (a push was refused, or the frame
-    /// ended early).
-    Malformed(FrameError),
-    /// A push passed the cap.
-    TooLarge(TooLarge),
-}
+pub type StreamEnd = RelayEnd<Infallible, Infallible>;
 
-impl StreamEnd {
-    /// What to do with the downstream path, as [`RelayEnd::downstream`].
-    pub const fn downstream(&self) -> Downstream {
-        match self {
-            Self::Answered(_) | Self::NotServed => Downstream::Close,
-            Self::Malformed(_) | Self::TooLarge(_) => Downstream::Abort,
-        }
-    }
-
-    /// The exchange event this end is, as [`RelayEnd::event`].
-    #[must_use]
-    pub const fn event(&self) -> Option<Event> {
-        match self {
-            Self::Answered(_) => Some(Event::Message),
-            Self::Malformed(_) => Some(Event::MalformedMessage),
-            Self::NotServed => Some(Event::CleanClose),
-            Self::TooLarge(_) => None,
-        }
-    }
-
-    /// The end as a `Result`, for `?`, as [`RelayEnd::into_result`]:
-    /// `Ok(Some(tag))` answered, `Ok(None)` not served.
+impl RelayEnd<Infallible, Infallible> {
+    /// The same end, as the end of a relay over transports whose errors
+    /// are `R` and `W` (a [`StreamEnd`] has neither).
     ///
-    /// # Errors
+    /// # Examples
     ///
-    /// [`Refused`] for the ends that abort downstream.
-    pub const fn into_result(self) -> Result<Option<Tag>, Refused> {
-        match self {
-            Self::Answered(tag) => Ok(Some(tag)),
-            Self::NotServed => Ok(None),
-            Self::Malformed(e) => Err(Refused::Malformed(e)),
-            Self::TooLarge(e) => Err(Refused::TooLarge(e)),
-        }
-    }
-}
-
-impl From<Refused> for StreamEnd {
-    fn from(refused: Refused) -> Self {
-        match refused {
-            Refused::Malformed(e) => Self::Malformed(e),
-            Refused::TooLarge(e) => Self::TooLarge(e),
-        }
-    }
-}
-
-impl fmt::Display for StreamEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        RelayEnd::<(), ()>::from(*self).fmt(f)
+    /// ```
+    /// use diverge_frame::exchange::{RelayEnd, StreamPath};
+    ///
+    /// // A loop of one's own ends in one type, whichever way it ends.
+    /// let end: RelayEnd<&str, ()> = StreamPath::new().close().widen();
+    /// assert_eq!(end, RelayEnd::NotServed);
+    /// ```
+    pub fn widen<R, W>(self) -> RelayEnd<R, W> {
+        self.map_err(|never| match never {}, |never| match never {})
     }
 }
 
@@ -489,9 +435,10 @@ impl fmt::Display for StreamEnd {
 /// # The push API
 ///
 /// [`push`](Self::push) refuses a chunk with a [`Refused`];
-/// [`close`](Self::close) gives a [`StreamEnd`]; both convert into any
-/// [`RelayEnd`] with `From`, and neither needs a type annotation. `?` works
-/// on both ([`Refused`] is an error; [`StreamEnd::into_result`] gives one).
+/// [`close`](Self::close) gives a [`StreamEnd`], a [`RelayEnd`] with no
+/// transport; a `Refused` converts into any `RelayEnd` with `From`, a
+/// `StreamEnd` with [`widen`](RelayEnd::widen). `?` works on both
+/// ([`Refused`] is an error; [`RelayEnd::into_result`] gives one).
 ///
 /// `close` and `abort` take the path by value, as the validators'
 /// `finish` does: it is a few hundred bytes (a [`FrameValidator`], two
@@ -586,7 +533,7 @@ impl StreamPath {
     /// path.push(b"[]}")?;
     /// assert_eq!((path.len(), path.tag()), (16, Some(Tag::Result)));
     /// assert_eq!(path.close().into_result()?, Some(Tag::Result));
-    /// # Ok::<(), diverge_frame::exchange::Refused>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
     pub const fn new() -> Self {
@@ -739,7 +686,7 @@ impl<R, W> Relayed<R, W> {
     ///     }
     ///     downstream.extend_from_slice(chunk);
     /// }
-    /// let end: RelayEnd = end.unwrap_or_else(|| path.close().into());
+    /// let end: RelayEnd = end.unwrap_or_else(|| path.close().widen());
     /// let relayed = Relayed::new(end, downstream.len());
     /// assert_eq!(relayed.end().downstream(), Downstream::Close);
     /// assert_eq!(relayed.forwarded(), 16);
@@ -782,7 +729,7 @@ macro_rules! relay_body {
             let mut forwarded = 0usize;
             let end = 'relay: loop {
                 let n = match $upstream.read($buf)$(.$await)? {
-                    Ok(0) => break path.close().into(),
+                    Ok(0) => break path.close().widen(),
                     Ok(n) => n,
                     // The loop stops at the first refusal: this end is unanswered.
                     Err(cause) => break RelayEnd::Unanswered(cause),
