@@ -19,7 +19,9 @@
 //!   not always correctly rounded floats, so they are bit-for-bit the
 //!   reference's).
 //! * [`encode_frame`] / [`encode_request`]: the bytes `serde_json::to_vec`
-//!   writes (after the tag byte), into a caller's buffer.
+//!   writes (after the tag byte), into any [`Sink`](crate::encode::Sink) (a
+//!   `Vec<u8>`, a buffer, a [`Counter`](crate::encode::Counter) for the
+//!   length), as [`encode`](crate::encode)'s calls for views.
 //!
 //! # Example
 //!
@@ -35,7 +37,7 @@
 //! assert_eq!(text, "café");
 //!
 //! let mut out = [0u8; 128];
-//! let n = encode_frame(&frame, &mut out)?;
+//! let n = encode_frame(&frame, &mut out[..])?;
 //! assert_eq!(&out[..n], b"\x00{\"ttlMs\":0,\"contents\":[{\"uri\":\"docs://a\",\"text\":\"caf\xc3\xa9\"}]}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -84,8 +86,8 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
-use crate::encode::EncodeError;
 use crate::encode::value::{Number as ParsedNumber, parse_number};
+use crate::encode::{EncodeError, Sink as Out};
 use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
 use crate::json::borrowed::{Fragment, JsonStr, RawJson};
@@ -106,7 +108,7 @@ use crate::view::result::{Body, Content, ItemSink, ResultView};
 /// # Examples
 ///
 /// ```
-/// use diverge_frame::rmcp::{OwnedFrame, decode_frame, encode_frame_to_vec};
+/// use diverge_frame::rmcp::{OwnedFrame, decode_frame, encode_frame};
 /// use diverge_frame::{Frame, Tag};
 ///
 /// let bytes = b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"hi\"}]}";
@@ -116,8 +118,10 @@ use crate::view::result::{Body, Content, ItemSink, ResultView};
 /// assert_eq!(result.contents.len(), 1);
 /// // The same value from a borrowed view, and back to the same bytes.
 /// assert_eq!(OwnedFrame::from(Frame::decode(bytes)?), owned);
-/// assert_eq!(encode_frame_to_vec(&owned), bytes);
-/// # Ok::<(), diverge_frame::FrameError>(())
+/// let mut out = Vec::new();
+/// encode_frame(&owned, &mut out)?;
+/// assert_eq!(out, bytes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum OwnedFrame {
@@ -501,44 +505,56 @@ pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyErr
     RequestView::decode(bytes).map(|view| request(&view, Text::of(bytes)))
 }
 
-/// Encodes a frame into `out`: the tag byte, then what `serde_json::to_vec`
-/// writes for the value. Returns the number of bytes written.
+/// Encodes a frame into `sink`: the tag byte, then what `serde_json::to_vec`
+/// writes for the value (serde_json writes it: this is the reference's own
+/// serialization). Returns the number of bytes written.
+///
+/// The same call as [`encode::encode_frame_view`](crate::encode::encode_frame_view)
+/// for a decoded view, and any [`Sink`](crate::encode::Sink): a `Vec<u8>` to encode into a new
+/// buffer, a [`Counter`](crate::encode::Counter) for the exact length, a
+/// `&mut [u8]`.
 ///
 /// # Errors
 ///
-/// [`EncodeError::BufferFull`] when `out` is too short (see
-/// [`encoded_frame_len`]); the bytes written so far are then meaningless.
+/// The sink's: [`EncodeError::BufferFull`] when it cannot take the bytes
+/// (a `Vec<u8>` always can; the bytes written so far are then meaningless),
+/// [`EncodeError::Write`] from a writer under it.
 ///
 /// # Examples
 ///
 /// ```
+/// use diverge_frame::encode::Counter;
 /// use diverge_frame::rmcp::{OwnedFrame, encode_frame};
 /// use rmcp::ErrorData;
 ///
 /// let frame = OwnedFrame::Error(ErrorData::invalid_params("bad", None));
-/// let mut out = [0u8; 64];
+/// let mut out = Vec::new();
 /// let n = encode_frame(&frame, &mut out)?;
-/// assert_eq!(&out[..n], b"\x01{\"code\":-32602,\"message\":\"bad\"}");
-/// assert!(encode_frame(&frame, &mut out[..8]).is_err());
+/// assert_eq!(out, b"\x01{\"code\":-32602,\"message\":\"bad\"}");
+/// let mut counter = Counter::new();
+/// assert_eq!(encode_frame(&frame, &mut counter)?, n);
+/// assert_eq!(counter.len(), n);
+/// let mut small = [0u8; 8];
+/// assert!(encode_frame(&frame, &mut small[..]).is_err());
 /// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
-pub fn encode_frame(frame: &OwnedFrame, out: &mut [u8]) -> Result<usize, EncodeError> {
-    let (tag, body) = out.split_first_mut().ok_or(EncodeError::BufferFull)?;
-    *tag = frame.tag().byte();
+pub fn encode_frame<S: Out>(frame: &OwnedFrame, mut sink: S) -> Result<usize, EncodeError> {
+    sink.try_extend(&[frame.tag().byte()])?;
     let written = match frame {
-        OwnedFrame::Result(result) => write_into(result, body)?,
-        OwnedFrame::Error(error) => write_into(error, body)?,
+        OwnedFrame::Result(result) => write_to(result, &mut sink)?,
+        OwnedFrame::Error(error) => write_to(error, &mut sink)?,
     };
     Ok(written + 1)
 }
 
-/// Encodes request JSON into `out`: what `serde_json::to_vec` writes for the
-/// value. Returns the number of bytes written.
+/// Encodes request JSON into `sink`: what `serde_json::to_vec` writes for
+/// the value. Returns the number of bytes written. The same call as
+/// [`encode::encode_request_view`](crate::encode::encode_request_view) for a
+/// decoded view.
 ///
 /// # Errors
 ///
-/// [`EncodeError::BufferFull`] when `out` is too short (see
-/// [`encoded_request_len`]); the bytes written so far are then meaningless.
+/// The sink's, as [`encode_frame`]'s.
 ///
 /// # Examples
 ///
@@ -546,114 +562,58 @@ pub fn encode_frame(frame: &OwnedFrame, out: &mut [u8]) -> Result<usize, EncodeE
 /// use diverge_frame::rmcp::encode_request;
 /// use rmcp::model::ReadResourceRequestParams;
 ///
-/// let mut out = [0u8; 64];
+/// let mut out = Vec::new();
 /// let n = encode_request(&ReadResourceRequestParams::new("docs://x"), &mut out)?;
-/// assert_eq!(&out[..n], br#"{"uri":"docs://x"}"#);
+/// assert_eq!((n, &out[..]), (18, &br#"{"uri":"docs://x"}"#[..]));
 /// # Ok::<(), diverge_frame::encode::EncodeError>(())
 /// ```
-pub fn encode_request(
+pub fn encode_request<S: Out>(
     request: &ReadResourceRequestParams,
-    out: &mut [u8],
+    mut sink: S,
 ) -> Result<usize, EncodeError> {
-    write_into(request, out)
+    write_to(request, &mut sink)
 }
 
-/// [`encode_frame`] into a new `Vec`.
-#[must_use]
-pub fn encode_frame_to_vec(frame: &OwnedFrame) -> Vec<u8> {
-    let mut out = Vec::with_capacity(encoded_frame_len(frame));
-    out.push(frame.tag().byte());
-    match frame {
-        OwnedFrame::Result(result) => write_vec(result, &mut out),
-        OwnedFrame::Error(error) => write_vec(error, &mut out),
-    }
-    out
-}
-
-/// [`encode_request`] into a new `Vec`.
-#[must_use]
-pub fn encode_request_to_vec(request: &ReadResourceRequestParams) -> Vec<u8> {
-    let mut out = Vec::with_capacity(encoded_request_len(request));
-    write_vec(request, &mut out);
-    out
-}
-
-/// The exact number of bytes [`encode_frame`] writes for `frame`.
-#[must_use]
-pub fn encoded_frame_len(frame: &OwnedFrame) -> usize {
-    1 + match frame {
-        OwnedFrame::Result(result) => count(result),
-        OwnedFrame::Error(error) => count(error),
+/// Serializes into an encoding sink. The only failure `serde_json` can report here is
+/// the writer's, kept as the sink gave it: the rmcp types have string keys
+/// only, and a `serde_json::Number` cannot hold a non-finite float.
+fn write_to<T: Serialize, S: Out>(value: &T, sink: &mut S) -> Result<usize, EncodeError> {
+    let mut writer = SinkWriter {
+        sink,
+        len: 0,
+        failed: None,
+    };
+    match serde_json::to_writer(&mut writer, value) {
+        Ok(()) => Ok(writer.len),
+        Err(_) => Err(writer.failed.unwrap_or(EncodeError::BufferFull)),
     }
 }
 
-/// The exact number of bytes [`encode_request`] writes for `request`.
-#[must_use]
-pub fn encoded_request_len(request: &ReadResourceRequestParams) -> usize {
-    count(request)
-}
-
-/// Serializes into a bounded slice. The only failure `serde_json` can report
-/// here is the writer's: the rmcp types have string keys only, and a
-/// `serde_json::Number` cannot hold a non-finite float.
-fn write_into<T: Serialize>(value: &T, out: &mut [u8]) -> Result<usize, EncodeError> {
-    let mut writer = SliceWriter { buf: out, len: 0 };
-    serde_json::to_writer(&mut writer, value).map_err(|_| EncodeError::BufferFull)?;
-    Ok(writer.len)
-}
-
-/// Serializes into a `Vec`, which cannot fail (see [`write_into`]).
-fn write_vec<T: Serialize>(value: &T, out: &mut Vec<u8>) {
-    let result = serde_json::to_writer(out, value);
-    debug_assert!(
-        result.is_ok(),
-        "serializing an rmcp value into a Vec failed"
-    );
-}
-
-/// The length of the serialization, without writing it anywhere.
-fn count<T: Serialize>(value: &T) -> usize {
-    let mut counter = Counter(0);
-    let result = serde_json::to_writer(&mut counter, value);
-    debug_assert!(
-        result.is_ok(),
-        "serializing an rmcp value into a counter failed"
-    );
-    counter.0
-}
-
-/// An `io::Write` into a fixed slice that refuses, rather than cuts, a write
-/// that does not fit.
-struct SliceWriter<'a> {
-    buf: &'a mut [u8],
+/// An `io::Write` over an encoding sink that counts what it wrote and keeps the
+/// sink's own error (serde_json wraps an `io::Error`).
+struct SinkWriter<'s, S> {
+    sink: &'s mut S,
     len: usize,
+    failed: Option<EncodeError>,
 }
 
-impl io::Write for SliceWriter<'_> {
+impl<S: Out> io::Write for SinkWriter<'_, S> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        let end = self.len.checked_add(data.len());
-        match end.and_then(|end| self.buf.get_mut(self.len..end).map(|dst| (end, dst))) {
-            Some((end, dst)) => {
-                dst.copy_from_slice(data);
-                self.len = end;
-                Ok(data.len())
-            }
-            None => Err(io::ErrorKind::WriteZero.into()),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// An `io::Write` that only counts.
-struct Counter(usize);
-
-impl io::Write for Counter {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.0 = self.0.saturating_add(data.len());
+        self.write_all(data)?;
         Ok(data.len())
+    }
+
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        match self.sink.try_extend(data) {
+            Ok(()) => {
+                self.len += data.len();
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                Err(io::ErrorKind::WriteZero.into())
+            }
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {

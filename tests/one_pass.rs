@@ -20,7 +20,7 @@ mod common;
 use common::generate::Gen;
 use common::oracle::show;
 use common::table::{error_rows, result_rows};
-use diverge_frame::rmcp::{OwnedFrame, decode_frame, encode_frame_to_vec};
+use diverge_frame::rmcp::{OwnedFrame, decode_frame};
 use diverge_frame::{BodyErrorKind, Frame, FrameError};
 
 fn cases() -> usize {
@@ -183,4 +183,11 @@ fn mutated_frames_agree() {
         accepted += usize::from(agree(&input));
     }
     eprintln!("mutated frames: {n} cases, {accepted} accepted, 0 disagreements");
+}
+
+/// `encode_frame` into a new `Vec`.
+fn encode_frame_to_vec(frame: &OwnedFrame) -> Vec<u8> {
+    let mut out = Vec::new();
+    diverge_frame::rmcp::encode_frame(frame, &mut out).unwrap();
+    out
 }

@@ -13,10 +13,7 @@ use std::fmt::Write as _;
 
 use diverge_frame::FrameError;
 use diverge_frame::encode::EncodeError;
-use diverge_frame::rmcp::{
-    OwnedFrame, decode_frame, decode_request, encode_frame, encode_frame_to_vec, encode_request,
-    encode_request_to_vec, encoded_frame_len, encoded_request_len,
-};
+use diverge_frame::rmcp::{OwnedFrame, decode_frame, decode_request, encode_frame, encode_request};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -385,7 +382,7 @@ fn check_frame_encoding(frame: &OwnedFrame) -> Vec<u8> {
     assert_eq!(ours, theirs, "encode_frame_to_vec");
     assert_eq!(encoded_frame_len(frame), theirs.len());
     let mut buf = vec![0u8; theirs.len()];
-    assert_eq!(encode_frame(frame, &mut buf), Ok(theirs.len()));
+    assert_eq!(encode_frame(frame, &mut buf[..]), Ok(theirs.len()));
     assert_eq!(buf, theirs, "encode_frame");
     assert_eq!(
         encode_frame(frame, &mut buf[..theirs.len() - 1]),
@@ -403,7 +400,7 @@ fn check_request_encoding(request: &ReadResourceRequestParams) -> Vec<u8> {
     );
     assert_eq!(encoded_request_len(request), theirs.len());
     let mut buf = vec![0u8; theirs.len()];
-    assert_eq!(encode_request(request, &mut buf), Ok(theirs.len()));
+    assert_eq!(encode_request(request, &mut buf[..]), Ok(theirs.len()));
     assert_eq!(buf, theirs, "encode_request");
     assert_eq!(
         encode_request(request, &mut buf[..theirs.len() - 1]),
@@ -1041,7 +1038,7 @@ fn encoding_into_small_buffers_never_panics() {
             "{n}"
         );
     }
-    assert_eq!(encode_frame(&frame, &mut buf), Ok(full.len()));
+    assert_eq!(encode_frame(&frame, &mut buf[..]), Ok(full.len()));
     assert_eq!(&buf[..full.len()], &full[..]);
 }
 
@@ -1288,4 +1285,29 @@ fn input_responses_keep_the_last_duplicate() {
     expected.insert("j".to_owned(), serde_json::json!([true]));
     expected.insert("k".to_owned(), serde_json::json!({"x": null}));
     assert_eq!(req.input_responses, Some(expected));
+}
+
+/// `encode_frame` into a new `Vec`.
+fn encode_frame_to_vec(frame: &OwnedFrame) -> Vec<u8> {
+    let mut out = Vec::new();
+    diverge_frame::rmcp::encode_frame(frame, &mut out).unwrap();
+    out
+}
+
+/// `encode_request` into a new `Vec`.
+fn encode_request_to_vec(request: &rmcp::model::ReadResourceRequestParams) -> Vec<u8> {
+    let mut out = Vec::new();
+    diverge_frame::rmcp::encode_request(request, &mut out).unwrap();
+    out
+}
+
+/// The length `encode_frame` writes, counted.
+fn encoded_frame_len(frame: &OwnedFrame) -> usize {
+    diverge_frame::rmcp::encode_frame(frame, &mut diverge_frame::encode::Counter::new()).unwrap()
+}
+
+/// The length `encode_request` writes, counted.
+fn encoded_request_len(request: &rmcp::model::ReadResourceRequestParams) -> usize {
+    diverge_frame::rmcp::encode_request(request, &mut diverge_frame::encode::Counter::new())
+        .unwrap()
 }

@@ -38,10 +38,7 @@ use diverge_frame::encode::{
     Verbatim, encode_frame_view, encode_request_view, frame_view_encoded_len,
     request_view_encoded_len,
 };
-use diverge_frame::rmcp::{
-    OwnedFrame, decode_frame, decode_request, encode_frame, encode_request, encoded_frame_len,
-    encoded_request_len,
-};
+use diverge_frame::rmcp::{OwnedFrame, decode_frame, decode_request, encode_frame, encode_request};
 use diverge_frame::{Frame, RawJson, RequestView};
 use libfuzzer_sys::arbitrary::{Result as ArbResult, Unstructured};
 use rmcp::ErrorData;
@@ -1017,7 +1014,7 @@ fn check_frame_value(bytes: &[u8], original: &OwnedFrame) {
         "encoded_frame_len"
     );
     assert_eq!(
-        encode_frame(original, &mut out),
+        encode_frame(original, &mut out[..]),
         Ok(bytes.len()),
         "encode_frame"
     );
@@ -1050,7 +1047,7 @@ fn check_request_value(bytes: &[u8], original: &ReadResourceRequestParams) {
         "encoded_request_len"
     );
     assert_eq!(
-        encode_request(original, &mut out),
+        encode_request(original, &mut out[..]),
         Ok(bytes.len()),
         "encode_request"
     );
@@ -1097,7 +1094,7 @@ fn decoded_request(bytes: &[u8]) -> ReadResourceRequestParams {
 /// first; returns the re-encoded bytes.
 fn reencode_frame(bytes: &[u8], reference: &OwnedFrame) -> Vec<u8> {
     let view = Frame::decode(bytes).expect("accepted before");
-    let expected = diverge_frame::rmcp::encode_frame_to_vec(reference);
+    let expected = encode_frame_to_vec(reference);
     let out = encode_checked("encode_frame_view", |s| encode_frame_view(&view, s))
         .unwrap_or_else(|e| panic!("encode_frame_view failed with {e:?} for {}", show(bytes)));
     assert_eq!(
@@ -1113,7 +1110,10 @@ fn reencode_frame(bytes: &[u8], reference: &OwnedFrame) -> Vec<u8> {
         }
         .expect("to_vec"),
     );
-    assert_eq!(expected, want, "rmcp::encode_frame_to_vec vs serde_json");
+    assert_eq!(
+        expected, want,
+        "rmcp::encode_frame into a Vec vs serde_json"
+    );
     assert_bytes(
         "encode_frame_view vs serde_json::to_vec",
         &out,
@@ -1134,9 +1134,9 @@ fn reencode_request(bytes: &[u8], reference: &ReadResourceRequestParams) -> Vec<
     );
     let want = serde_json::to_vec(reference).expect("to_vec");
     assert_eq!(
-        diverge_frame::rmcp::encode_request_to_vec(reference),
+        encode_request_to_vec(reference),
         want,
-        "rmcp::encode_request_to_vec vs serde_json"
+        "rmcp::encode_request into a Vec vs serde_json"
     );
     assert_bytes(
         "encode_request_view vs serde_json::to_vec",
@@ -1268,4 +1268,31 @@ fn request_bytes(input: &[u8]) {
 pub fn roundtrip(data: &[u8]) {
     structured(data);
     bytes(data);
+}
+
+/// `encode_frame` into a new `Vec`.
+fn encode_frame_to_vec(frame: &OwnedFrame) -> Vec<u8> {
+    let mut out = Vec::new();
+    diverge_frame::rmcp::encode_frame(frame, &mut out).expect("a Vec takes every byte");
+    out
+}
+
+/// `encode_request` into a new `Vec`.
+fn encode_request_to_vec(request: &rmcp::model::ReadResourceRequestParams) -> Vec<u8> {
+    let mut out = Vec::new();
+    diverge_frame::rmcp::encode_request(request, &mut out)
+        .expect("a Vec or a Counter takes every byte");
+    out
+}
+
+/// The length `encode_frame` writes, counted.
+fn encoded_frame_len(frame: &OwnedFrame) -> usize {
+    diverge_frame::rmcp::encode_frame(frame, &mut diverge_frame::encode::Counter::new())
+        .expect("a Vec or a Counter takes every byte")
+}
+
+/// The length `encode_request` writes, counted.
+fn encoded_request_len(request: &rmcp::model::ReadResourceRequestParams) -> usize {
+    diverge_frame::rmcp::encode_request(request, &mut diverge_frame::encode::Counter::new())
+        .expect("a Vec or a Counter takes every byte")
 }

@@ -84,7 +84,9 @@ where
 }
 
 /// Appends to the vector, which grows as needed: never
-/// [`EncodeError::BufferFull`].
+/// [`EncodeError::BufferFull`]. It appends, after what the vector holds: to
+/// fill a vector sized beforehand, lend its slice (`&mut vec[..]`), which is
+/// a `&mut [u8]` sink.
 ///
 /// ```
 /// use diverge_frame::encode::ErrorEncoder;
