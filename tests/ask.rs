@@ -1,4 +1,4 @@
-//! The ask's framing on `/requests` (`exchange::ask_encoder`, `encode_ask`,
+//! The ask's framing on `/requests` (`exchange::ask_encoder`, `encode_ask_view`,
 //! `decode_ask`): the kind byte `3`, then the request JSON to the end of the
 //! message, against the reference (`serde_json::to_vec` /
 //! `serde_json::from_slice` of rmcp's `ReadResourceRequestParams`) byte for
@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use diverge_frame::encode::EncodeError;
 use diverge_frame::encode::RequestEncoder;
 use diverge_frame::exchange::AskError;
-use diverge_frame::exchange::{READ_RESOURCE_KIND, ask_encoder, decode_ask, encode_ask};
+use diverge_frame::exchange::{READ_RESOURCE_KIND, ask_encoder, decode_ask, encode_ask_view};
 use diverge_frame::{BodyError, BodyErrorKind, RequestView};
 use rmcp::model::{MetaObject, ReadResourceRequestParams, RequestMetaObject};
 use serde_json::{Map, Value, json};
@@ -95,7 +95,7 @@ fn an_ask_is_the_kind_byte_then_what_serde_json_writes() {
         // A decoded request, re-emitted.
         let view = RequestView::decode(&want[1..]).unwrap();
         let mut again = vec![0u8; want.len()];
-        assert_eq!(encode_ask(&view, &mut again[..]), Ok(want.len()));
+        assert_eq!(encode_ask_view(&view, &mut again[..]), Ok(want.len()));
         assert_eq!(show(&again), show(&want));
         // And split back: the same request as the reference reads.
         let request = decode_ask(&want).unwrap();
@@ -107,7 +107,7 @@ fn an_ask_is_the_kind_byte_then_what_serde_json_writes() {
             let mut small = vec![0u8; short];
             assert_eq!(build(&p, &mut small), Err(EncodeError::BufferFull));
             assert_eq!(
-                encode_ask(&view, &mut small[..]),
+                encode_ask_view(&view, &mut small[..]),
                 Err(EncodeError::BufferFull)
             );
         }
@@ -141,7 +141,7 @@ fn generated_requests_split_as_the_reference_reads_them() {
                 accepted += 1;
                 let view = decode_ask(&ask).unwrap_or_else(|e| panic!("{e}: {}", show(&ask)));
                 let mut out = vec![0u8; ask.len() * 2 + 64];
-                let len = encode_ask(&view, &mut out[..]).unwrap();
+                let len = encode_ask_view(&view, &mut out[..]).unwrap();
                 assert_eq!(show(&out[..len]), show(&reference_ask(&reference)));
             }
             Err(_) => {

@@ -27,7 +27,7 @@ use diverge_frame::encode::{Counter, IoSink, RequestEncoder, encode_request_view
 use diverge_frame::exchange::{AskError, Limit, TooLarge};
 use diverge_frame::exchange::{
     Downstream, Event, Exchange, PathEnd, PathReader, READ_RESOURCE_KIND, RelayEnd, RelayError,
-    Relayed, Status, StreamEnd, StreamPath, ask_encoder, decode_ask, encode_ask, read_path,
+    Relayed, Status, StreamEnd, StreamPath, ask_encoder, decode_ask, encode_ask_view, read_path,
     read_path_async, relay, relay_async,
 };
 use diverge_frame::{Frame, FrameError, RequestView};
@@ -365,11 +365,11 @@ fn ask(message: &[u8]) {
             let mut body = vec![0u8; message.len() * 8 + 16];
             let n = encode_request_view(&request, &mut body[..]).expect("8× holds it");
             let mut whole = vec![0u8; n + 1];
-            assert_eq!(encode_ask(&request, &mut whole[..]), Ok(n + 1));
+            assert_eq!(encode_ask_view(&request, &mut whole[..]), Ok(n + 1));
             assert_eq!(whole[0], READ_RESOURCE_KIND);
             assert_eq!(&whole[1..], &body[..n]);
             assert_eq!(
-                encode_ask(&request, &mut whole[..n]),
+                encode_ask_view(&request, &mut whole[..n]),
                 Err(EncodeError::BufferFull)
             );
             let again = decode_ask(&whole).expect("an encoded ask decodes");
@@ -397,13 +397,13 @@ fn ask(message: &[u8]) {
 /// at a point taken from the message.
 fn sinks(request: &RequestView<'_>, whole: &[u8], message: &[u8]) {
     let mut v = heapless::Vec::<u8, 256>::new();
-    match encode_ask(request, &mut v) {
+    match encode_ask_view(request, &mut v) {
         Ok(n) => assert_eq!(&v[..n], whole),
         Err(e) => assert!(e == EncodeError::BufferFull && whole.len() > 256),
     }
     let mut counter = Counter::new();
     assert!(counter.is_empty());
-    assert_eq!(encode_ask(request, &mut counter), Ok(whole.len()));
+    assert_eq!(encode_ask_view(request, &mut counter), Ok(whole.len()));
     assert_eq!((counter.len(), counter.is_empty()), (whole.len(), false));
     let at = usize::from(message.last().copied().unwrap_or(0));
     let zero = message.len().is_multiple_of(2);
@@ -416,7 +416,7 @@ fn sinks(request: &RequestView<'_>, whole: &[u8], message: &[u8]) {
     };
     let mut sink = IoSink::new(down);
     assert!(format!("{sink:?}").starts_with("IoSink"));
-    match encode_ask(request, &mut sink) {
+    match encode_ask_view(request, &mut sink) {
         Ok(n) => {
             assert!(at >= whole.len() && n == whole.len());
             assert!(sink.error().is_none());

@@ -4,7 +4,7 @@
 //! # The rules (provider protocol 2.3.0, `/mcp/read-resource/{channel}`)
 //!
 //! The ask is kind [`READ_RESOURCE_KIND`] (`3`) on `/requests`, its payload
-//! the request JSON ([`ask_encoder`] and [`encode_ask`] write it,
+//! the request JSON ([`ask_encoder`] and [`encode_ask_view`] write it,
 //! [`decode_ask`] splits and checks it). The server answers on `/mcp/read-resource/{channel}` with
 //! **exactly one message** and closes the path. How the path ends is part of
 //! the answer:
@@ -183,7 +183,8 @@ pub fn ask_encoder<S: Sink>(sink: S) -> Result<RequestEncoder<S>, EncodeError> {
     RequestEncoder::prefixed(sink, &[READ_RESOURCE_KIND])
 }
 
-/// Writes a decoded request as an ask on `/requests`: the kind byte
+/// Writes a decoded request view as an ask on `/requests` (to make a new
+/// ask, [`ask_encoder`]): the kind byte
 /// [`READ_RESOURCE_KIND`], then the request re-emitted canonically by
 /// [`encode_request_view`] (what `serde_json::to_vec` writes for the
 /// `ReadResourceRequestParams` the reference decodes). Returns the bytes
@@ -197,16 +198,19 @@ pub fn ask_encoder<S: Sink>(sink: S) -> Result<RequestEncoder<S>, EncodeError> {
 /// # Examples
 ///
 /// ```
-/// use diverge_frame::exchange::{decode_ask, encode_ask};
+/// use diverge_frame::exchange::{decode_ask, encode_ask_view};
 ///
 /// let client = b"\x03 { \"uri\" : \"docs:\\/\\/a\" } ";
 /// let request = decode_ask(client)?;
 /// let mut buf = [0u8; 64];
-/// let n = encode_ask(&request, &mut buf[..])?;
+/// let n = encode_ask_view(&request, &mut buf[..])?;
 /// assert_eq!(&buf[..n], b"\x03{\"uri\":\"docs://a\"}");
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-pub fn encode_ask<S: Sink>(request: &RequestView<'_>, mut sink: S) -> Result<usize, EncodeError> {
+pub fn encode_ask_view<S: Sink>(
+    request: &RequestView<'_>,
+    mut sink: S,
+) -> Result<usize, EncodeError> {
     sink.try_extend(&[READ_RESOURCE_KIND])?;
     Ok(encode_request_view(request, &mut sink)? + 1)
 }

@@ -15,7 +15,7 @@
 //!                     index u32 | length u32 | the ask (kind 3 | {"uri":…}); index 0xFFFF_FFFF
 //!                     with length 0 ends the run.
 //! gateway  → provider 10.0.2.100:7100 (/requests; the firmware connects out, reopened when it
-//!                     ends): per ask  channel u32 | length u32 | encode_ask(the client's ask)
+//!                     ends): per ask  channel u32 | length u32 | encode_ask_view(the client's ask)
 //! provider → gateway  10.0.2.15:7001 (a path; the provider connects in, one per path):
 //!                     channel u32 | the message | FIN (clean close) or RST (abrupt end)
 //! gateway  → client   10.0.2.15:7002 (the client connects in, one connection per attempt):
@@ -280,12 +280,12 @@ fn main() -> ! {
 }
 
 /// The client's ask, checked (`exchange::decode_ask`) and re-emitted canonically for the
-/// provider (`exchange::encode_ask`) into `out`; its length, or `None` if it is not an ask or
+/// provider (`exchange::encode_ask_view`) into `out`; its length, or `None` if it is not an ask or
 /// does not fit.
 #[cfg(not(feature = "net-baseline"))]
 fn forward_ask(ask: &[u8], out: &mut [u8]) -> Option<usize> {
     let request = diverge_frame::exchange::decode_ask(ask).ok()?;
-    diverge_frame::exchange::encode_ask(&request, out).ok()
+    diverge_frame::exchange::encode_ask_view(&request, out).ok()
 }
 
 /// The `net-baseline` build (flash by difference): the ask copied as it came.
