@@ -240,23 +240,72 @@ pub fn is_known_result_type(result_type: &str) -> bool {
     RESULT_TYPES.contains(&result_type)
 }
 
-/// A failed spec check: what is wrong, and where.
+/// A failed spec check: what is wrong, and where: the content item and
+/// field at fault, and, for a check of a decoded view, the byte offset of
+/// the value at fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SpecError {
-    item: Option<u32>,
+    /// The content item, `NONE` outside `contents`.
+    item: u32,
+    /// The value's byte offset, `NONE` where there is no input (an
+    /// encoder's strict mode). Both as `u32` with a sentinel: the error
+    /// stays 12 bytes, as with the item alone, so [`EncodeError`]
+    /// (crate::encode::EncodeError) does not grow.
+    offset: u32,
     kind: SpecErrorKind,
 }
 
+/// No item, no offset.
+const NONE: u32 = u32::MAX;
+
 impl SpecError {
     /// An error of `kind`, in content item `item` (`None` outside the
-    /// `contents` array). Indices beyond `u32::MAX` are stored as
-    /// `u32::MAX`.
+    /// `contents` array), with no offset: what an encoder's strict mode
+    /// gives. Public so that a test can state the error it expects.
+    /// Indices from `u32::MAX` on are stored as none.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::spec::{SpecError, SpecErrorKind};
+    ///
+    /// let e = SpecError::new(SpecErrorKind::InvalidBase64, Some(2));
+    /// assert_eq!((e.item(), e.offset(), e.field()), (Some(2), None, Some("blob")));
+    /// assert_eq!(e.to_string(), "content item 2: `blob` is not valid base64");
+    /// ```
     #[must_use]
-    pub fn new(kind: SpecErrorKind, item: Option<usize>) -> Self {
+    pub const fn new(kind: SpecErrorKind, item: Option<usize>) -> Self {
+        let item = match item {
+            // A wider index is none: past any buffer a check reads.
+            #[allow(clippy::cast_possible_truncation)]
+            Some(i) if i < NONE as usize => i as u32,
+            _ => NONE,
+        };
         Self {
-            item: item.map(|i| u32::try_from(i).unwrap_or(u32::MAX)),
+            item,
+            offset: NONE,
             kind,
+        }
+    }
+
+    /// The same error at byte `offset` of the checked JSON.
+    pub(crate) const fn at(self, offset: usize) -> Self {
+        #[allow(clippy::cast_possible_truncation)]
+        let offset = if offset < NONE as usize {
+            offset as u32
+        } else {
+            NONE
+        };
+        Self { offset, ..self }
+    }
+
+    /// The same error, its offset moved `by` bytes on (the JSON behind a
+    /// tag byte).
+    pub(crate) const fn shifted(self, by: usize) -> Self {
+        match self.offset() {
+            Some(offset) => self.at(offset.saturating_add(by)),
+            None => self,
         }
     }
 
@@ -268,8 +317,27 @@ impl SpecError {
 
     /// The index of the content item at fault, if the fault is in one.
     #[must_use]
-    pub const fn item(&self) -> Option<u32> {
-        self.item
+    pub const fn item(&self) -> Option<usize> {
+        if self.item == NONE {
+            None
+        } else {
+            Some(self.item as usize)
+        }
+    }
+
+    /// The byte offset of the value at fault, for a check of a decoded view:
+    /// in the view's JSON ([`ResultView::json`](crate::ResultView::json) and
+    /// the like), in the frame for [`Frame::check_spec`](crate::Frame::check_spec)
+    /// (as [`Frame::decode`](crate::Frame::decode)'s offsets are). A string's
+    /// offset is its opening quote's. `None` from an encoder's strict mode,
+    /// which checks values, not input.
+    #[must_use]
+    pub const fn offset(&self) -> Option<usize> {
+        if self.offset == NONE {
+            None
+        } else {
+            Some(self.offset as usize)
+        }
     }
 
     /// The JSON field at fault (`"uri"`, `"mimeType"`, `"blob"`, ...), if one.
@@ -281,10 +349,14 @@ impl SpecError {
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(item) = self.item {
+        if let Some(item) = self.item() {
             write!(f, "content item {item}: ")?;
         }
-        fmt::Display::fmt(&self.kind, f)
+        fmt::Display::fmt(&self.kind, f)?;
+        match self.offset() {
+            Some(offset) => write!(f, " at byte {offset}"),
+            None => Ok(()),
+        }
     }
 }
 

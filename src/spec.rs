@@ -41,11 +41,23 @@ use crate::view::result::{Body, ResultView};
 // ----- checks on decoded views -------------------------------------------
 
 /// Whether a body's top-level value is an object (not the positional form).
-fn object_form(json: &[u8], item: Option<usize>) -> Result<(), SpecError> {
-    match validated::ws(json).first() {
+fn object_form(json: &[u8]) -> Result<(), SpecError> {
+    let value = validated::ws(json);
+    match value.first() {
         Some(b'{') => Ok(()),
-        _ => Err(SpecError::new(SpecErrorKind::PositionalForm, item)),
+        _ => Err(SpecError::new(SpecErrorKind::PositionalForm, None).at(json.len() - value.len())),
     }
+}
+
+/// Where `part`, a slice of `json`, starts in it.
+fn offset_in(json: &[u8], part: &[u8]) -> usize {
+    part.as_ptr().addr().wrapping_sub(json.as_ptr().addr())
+}
+
+/// Where the string `s`, a string of `json`, starts in it: its opening
+/// quote.
+fn string_at(json: &[u8], s: JsonStr<'_>) -> usize {
+    offset_in(json, s.raw()).wrapping_sub(1)
 }
 
 /// The value of the member `key` of a top-level object (the last one, as
@@ -87,9 +99,9 @@ impl ResultView<'_> {
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
         let json = self.json();
-        object_form(json, None)?;
+        object_form(json)?;
         if let Some(rt) = self.result_type() {
-            check_result_type(rt.into())?;
+            check_result_type(rt.into()).map_err(|e| e.at(string_at(json, rt)))?;
         }
         if let Some(scope) = member(json, "cacheScope")
             && !matches!(scope, b"null" | b"\"public\"" | b"\"private\"")
@@ -103,13 +115,14 @@ impl ResultView<'_> {
                 s == "public" || s == "private"
             });
             if !named {
-                return Err(SpecError::new(SpecErrorKind::UnknownCacheScope, None));
+                return Err(SpecError::new(SpecErrorKind::UnknownCacheScope, None)
+                    .at(offset_in(json, scope)));
             }
         }
         for (i, item) in self.contents().enumerate() {
-            check_uri(item.uri().into(), Some(i))?;
+            check_uri(item.uri().into(), Some(i)).map_err(|e| e.at(string_at(json, item.uri())))?;
             if let Some(mime) = item.mime_type() {
-                check_mime_type(mime.into(), Some(i))?;
+                check_mime_type(mime.into(), Some(i)).map_err(|e| e.at(string_at(json, mime)))?;
             }
             let mut rest = item.json().get(1..).unwrap_or_default();
             let (mut text, mut blob) = (false, false);
@@ -119,10 +132,11 @@ impl ResultView<'_> {
                 blob |= key == "blob";
             }
             if text && blob {
-                return Err(SpecError::new(SpecErrorKind::BothTextAndBlob, Some(i)));
+                let at = offset_in(json, item.json());
+                return Err(SpecError::new(SpecErrorKind::BothTextAndBlob, Some(i)).at(at));
             }
             if let Body::Blob(b) = item.body() {
-                check_base64(b.into(), Some(i))?;
+                check_base64(b.into(), Some(i)).map_err(|e| e.at(string_at(json, b.text())))?;
             }
         }
         Ok(())
@@ -147,8 +161,12 @@ impl ErrorView<'_> {
     /// # Ok::<(), diverge_frame::FrameError>(())
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
-        object_form(self.json(), None)?;
-        check_error_code(self.code())
+        let json = self.json();
+        object_form(json)?;
+        check_error_code(self.code()).map_err(|e| match member(json, "code") {
+            Some(code) => e.at(offset_in(json, code)),
+            None => e,
+        })
     }
 }
 
@@ -170,22 +188,38 @@ impl RequestView<'_> {
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
-        object_form(self.json(), None)?;
-        check_uri(self.uri().into(), None)
+        let json = self.json();
+        object_form(json)?;
+        check_uri(self.uri().into(), None).map_err(|e| e.at(string_at(json, self.uri())))
     }
 }
 
 impl Frame<'_> {
-    /// [`ResultView::check_spec`] or [`ErrorView::check_spec`], by tag.
+    /// [`ResultView::check_spec`] or [`ErrorView::check_spec`], by tag,
+    /// with offsets in the frame (the tag byte counted, as
+    /// [`Frame::decode`]'s are).
     ///
     /// # Errors
     ///
     /// The first failure, as a [`SpecError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::Frame;
+    ///
+    /// let frame = b"\x00{\"contents\":[{\"uri\":\"no scheme\",\"text\":\"t\"}]}";
+    /// let err = Frame::decode(frame)?.check_spec().unwrap_err();
+    /// assert_eq!((err.item(), err.field(), err.offset()), (Some(0), Some("uri"), Some(21)));
+    /// assert_eq!(&frame[21..32], b"\"no scheme\"");
+    /// # Ok::<(), diverge_frame::FrameError>(())
+    /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
         match self {
             Self::Result(r) => r.check_spec(),
             Self::Error(e) => e.check_spec(),
         }
+        .map_err(|e| e.shifted(1))
     }
 }
 

@@ -319,3 +319,45 @@ fn errors_show_their_place_in_the_input() {
         "empty frame (no tag byte)\n  \n  ^"
     );
 }
+
+/// A spec check of a decoded frame points at the value at fault: the frame
+/// from the error's offset on starts with it (strings at their opening
+/// quote), whatever whitespace and escapes come before.
+#[test]
+fn spec_errors_point_at_the_value() {
+    use diverge_frame::spec::SpecErrorKind as S;
+    let cases: [(&[u8], S, Option<usize>, &[u8]); 9] = [
+        (b"\x00 [null,null,null,[],null]", S::PositionalForm, None, b"[null,"),
+        (b"\x00{\"contents\":[],\"resultType\":\"nope\"}", S::UnknownResultType, None, b"\"nope\""),
+        (b"\x00{\"contents\":[],\"cacheScope\": {\"public\":null}}", S::UnknownCacheScope, None, b"{\"public\":null}"),
+        (b"\x00{\"contents\":[{\"uri\":\"a:b\",\"text\":\"\"},{\"uri\" : \"x y\",\"text\":\"\"}]}", S::NotAbsoluteUri, Some(1), b"\"x y\""),
+        (b"\x00{\"contents\":[{\"uri\":\"a:b\",\"mimeType\":\"text\",\"text\":\"\"}]}", S::InvalidMimeType, Some(0), b"\"text\""),
+        (b"\x00{\"contents\":[{\"uri\":\"a:b\",\"text\":\"\"}, {\"uri\":\"a:b\",\"text\":\"\",\"blob\":\"\"}]}", S::BothTextAndBlob, Some(1), b"{\"uri\":\"a:b\",\"text\":\"\",\"blob\":\"\"}"),
+        (b"\x00{\"contents\":[{\"uri\":\"a:b\",\"blob\":\"A\\u0041F=\"}]}", S::InvalidBase64, Some(0), b"\"A\\u0041F=\""),
+        (b"\x01{\"message\":\"m\",\"code\": 404}", S::UnknownErrorCode, None, b"404}"),
+        (b"\x01  [1,\"m\",null]", S::PositionalForm, None, b"[1,\"m\",null]"),
+    ];
+    for (frame, kind, item, at) in cases {
+        let e = Frame::decode(frame).unwrap().check_spec().unwrap_err();
+        assert_eq!(
+            (e.kind(), e.item()),
+            (kind, item),
+            "{}",
+            frame.escape_ascii()
+        );
+        let offset = e.offset().unwrap();
+        assert!(
+            frame[offset..].starts_with(at),
+            "{kind:?} at {offset}: {}",
+            frame.escape_ascii()
+        );
+        assert!(
+            e.to_string().ends_with(&format!(" at byte {offset}")),
+            "{e}"
+        );
+    }
+    // A request's offsets are in its JSON.
+    let json = br#"{ "uri" : "not absolute" }"#;
+    let e = RequestView::decode(json).unwrap().check_spec().unwrap_err();
+    assert_eq!(&json[e.offset().unwrap()..][..14], br#""not absolute""#);
+}
