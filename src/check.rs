@@ -250,8 +250,8 @@ pub struct SpecError {
     item: u32,
     /// The value's byte offset, `NONE` where there is no input (an
     /// encoder's strict mode). Both as `u32` with a sentinel: the error
-    /// stays 12 bytes, as with the item alone, so [`EncodeError`]
-    /// (crate::encode::EncodeError) does not grow.
+    /// stays 12 bytes, as with the item alone, so
+    /// [`EncodeError`](crate::encode::EncodeError) does not grow.
     offset: u32,
     kind: SpecErrorKind,
 }
