@@ -326,7 +326,9 @@ fn errors_show_their_place_in_the_input() {
 #[test]
 fn spec_errors_point_at_the_value() {
     use diverge_frame::spec::SpecErrorKind as S;
-    let cases: [(&[u8], S, Option<usize>, &[u8]); 9] = [
+    // The frame, the kind, the item, and what the frame holds at the offset.
+    type Case = (&'static [u8], S, Option<usize>, &'static [u8]);
+    let cases: [Case; 9] = [
         (b"\x00 [null,null,null,[],null]", S::PositionalForm, None, b"[null,"),
         (b"\x00{\"contents\":[],\"resultType\":\"nope\"}", S::UnknownResultType, None, b"\"nope\""),
         (b"\x00{\"contents\":[],\"cacheScope\": {\"public\":null}}", S::UnknownCacheScope, None, b"{\"public\":null}"),
