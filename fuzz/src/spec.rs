@@ -130,11 +130,29 @@ fn check_error(e: &SpecError, input: &[u8]) {
     assert_eq!(e.field(), field, "field of {e:?}");
     let shown = e.to_string();
     let kind = e.kind().to_string();
-    assert!(shown.ends_with(&kind), "{shown:?} ends with {kind:?}");
-    match e.item() {
-        Some(i) => assert!(shown.starts_with(&format!("content item {i}: "))),
-        None => assert_eq!(shown, kind),
-    }
+    let at = match e.offset() {
+        // A view's check: the offset is in the input, a string's at its
+        // opening quote.
+        Some(o) => {
+            assert!(o < input.len(), "offset {o} of {e:?} past the input");
+            if matches!(
+                e.kind(),
+                SpecErrorKind::UnknownResultType
+                    | SpecErrorKind::NotAbsoluteUri
+                    | SpecErrorKind::InvalidMimeType
+                    | SpecErrorKind::InvalidBase64
+            ) {
+                assert_eq!(input[o], b'"', "{e:?} not at a string");
+            }
+            format!(" at byte {o}")
+        }
+        None => String::new(),
+    };
+    let item = e
+        .item()
+        .map(|i| format!("content item {i}: "))
+        .unwrap_or_default();
+    assert_eq!(shown, format!("{item}{kind}{at}"));
     let strict = EncodeError::Spec(*e);
     assert_eq!(
         strict.to_string(),
@@ -288,7 +306,7 @@ fn agree_spec(
     if let Err(e) = &ours {
         check_error(e, input);
     }
-    let ours_plain = ours.map_err(|e| (e.kind(), e.item().map(|i| i as usize)));
+    let ours_plain = ours.map_err(|e| (e.kind(), e.item()));
     if ours_plain != expected {
         fail(
             what,
