@@ -196,7 +196,7 @@ pub const SERVER_ERRORS: RangeInclusive<i32> = -32099..=-32000;
 /// The `resultType` values rmcp names (`ResultType::COMPLETE`,
 /// `INPUT_REQUIRED`, `TASK`). A result that carries `contents` is normally
 /// `complete`.
-pub const RESULT_TYPES: [&str; 3] = ["complete", "input_required", "task"];
+pub const RESULT_TYPES: &[&str] = &["complete", "input_required", "task"];
 
 /// Whether `code` is one an MCP server answers a read with: one of
 /// JSON-RPC's predefined codes ([`PARSE_ERROR`], [`INVALID_REQUEST`],
@@ -243,6 +243,21 @@ pub fn is_known_result_type(result_type: &str) -> bool {
 /// A failed spec check: what is wrong, and where: the content item and
 /// field at fault, and, for a check of a decoded view, the byte offset of
 /// the value at fault.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::ResultView;
+/// use diverge_frame::spec::SpecErrorKind;
+///
+/// let json = br#"{"contents":[{"uri":"docs://a","mimeType":"text","text":""}]}"#;
+/// let err = ResultView::decode(json)?.check_spec().unwrap_err();
+/// assert_eq!(err.kind(), SpecErrorKind::InvalidMimeType);
+/// assert_eq!((err.item(), err.field(), err.offset()), (Some(0), Some("mimeType"), Some(42)));
+/// assert_eq!(err.to_string(), "content item 0: `mimeType` is not a type/subtype media type at byte 42");
+/// assert_eq!(&json[42..48], br#""text""#);
+/// # Ok::<(), diverge_frame::BodyError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SpecError {
@@ -483,7 +498,7 @@ pub fn is_media_type(mime_type: &str) -> bool {
 /// Whether `blob` is standard base64 (RFC 4648 alphabet, `=` padding
 /// optional and not beyond the last quad, no stray bits in the last
 /// character): exactly what
-/// [`JsonStr::decode_base64_into`](crate::JsonStr::decode_base64_into)
+/// [`Blob::decode_base64_into`](crate::Blob::decode_base64_into)
 /// accepts for the whole text, which is what the `base64` crate's standard
 /// engine accepts with optional padding.
 ///

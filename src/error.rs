@@ -235,7 +235,18 @@ impl Packed {
 }
 
 impl BodyError {
-    /// Builds an error of `kind` at byte `offset` (naming no field).
+    /// Builds an error of `kind` at byte `offset` (naming no field). Public
+    /// so that a test can state the error it expects: errors compare by
+    /// value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::{BodyError, BodyErrorKind, RequestView};
+    ///
+    /// let err = RequestView::decode(b"{\"uri\":\"a\"").unwrap_err();
+    /// assert_eq!(err, BodyError::new(BodyErrorKind::Eof, 10));
+    /// ```
     #[must_use]
     pub const fn new(kind: BodyErrorKind, offset: usize) -> Self {
         Self::about(kind, offset, Detail::NONE)
@@ -331,6 +342,20 @@ impl BodyError {
 /// the input holds), then a caret under the byte at the offset (past the
 /// last byte when the input ended early). Each line is indented by two
 /// spaces. Needs no heap: the bytes are written as they are read.
+///
+/// # Examples
+///
+/// ```
+/// use diverge_frame::RequestView;
+///
+/// let json = b"{\"uri\":\"a\",\n\"uri\":\"b\"}";
+/// let err = RequestView::decode(json).unwrap_err();
+/// let shown = err.in_input(json).to_string();
+/// let mut lines = shown.lines();
+/// assert_eq!(lines.next(), Some("duplicate field `uri` at byte 12"));
+/// assert_eq!(lines.next(), Some(r#"  {"uri":"a",\x0a"uri":"b"}"#));
+/// assert_eq!(lines.next(), Some("                 ^"));
+/// ```
 #[derive(Clone, Copy)]
 pub struct InInput<'a> {
     error: &'a dyn fmt::Display,

@@ -445,7 +445,9 @@ impl RelayEnd<Infallible, Infallible> {
 /// counters and the refusal; the [`stream`](crate::stream) module docs say where the line
 /// is drawn).
 ///
-/// # Example: a relay loop to copy into a firmware
+/// # Examples
+///
+/// A relay loop to copy into a firmware:
 ///
 /// ```
 /// use diverge_frame::exchange::{Downstream, StreamPath};
@@ -547,6 +549,20 @@ impl StreamPath {
     /// path refuses a message past `usize::MAX` bytes: `with_cap(usize::MAX)`
     /// is that path, and its [`cap`](Self::cap) is `None`. For an optional
     /// cap, `cap.map_or_else(StreamPath::new, StreamPath::with_cap)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::exchange::{Refused, StreamPath};
+    ///
+    /// let mut path = StreamPath::with_cap(16);
+    /// assert_eq!(path.cap(), Some(16));
+    /// path.push(b"\x00{\"contents\":")?; // 13 bytes
+    /// let refused = path.push(b"[]}\n").unwrap_err(); // 17 would pass the cap
+    /// assert!(matches!(refused, Refused::TooLarge(_)));
+    /// assert_eq!(path.len(), 13); // the refused chunk is not counted
+    /// # Ok::<(), Refused>(())
+    /// ```
     #[must_use]
     pub const fn with_cap(cap: usize) -> Self {
         Self {
