@@ -222,3 +222,22 @@ fn debug_shows_what_values_mean() {
     assert!(shown.contains("contents"), "{shown}");
     assert!(!shown.contains("Detail"), "{shown}");
 }
+
+/// `encode::Sink` and `std::io::Write` in scope together: a `Vec<u8>` and a
+/// `&mut [u8]` are both, and each call names one trait's method (a `write`
+/// of both would not compile, E0034).
+#[test]
+fn sink_and_io_write_in_scope_together() {
+    use diverge_frame::encode::Sink;
+    use std::io::Write;
+
+    let mut v: Vec<u8> = Vec::new();
+    v.try_extend(b"ab").unwrap();
+    assert_eq!(v.write(b"cd").unwrap(), 2);
+    assert_eq!(v, b"abcd");
+    let mut buf = [0u8; 4];
+    let mut out = &mut buf[..];
+    out.try_extend(b"x").unwrap();
+    assert_eq!(out.write(b"yz").unwrap(), 2);
+    assert_eq!(&buf[..3], b"xyz");
+}
