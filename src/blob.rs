@@ -175,13 +175,6 @@ impl PartialEq<&str> for Blob<'_> {
     }
 }
 
-/// A decoded blob given to an encoder (`blob_base64`) as it was spelled.
-impl<'a> From<Blob<'a>> for crate::check::StrValue<'a> {
-    fn from(blob: Blob<'a>) -> Self {
-        Self::Json(blob.0)
-    }
-}
-
 impl<'a> From<Blob<'a>> for JsonStr<'a> {
     fn from(blob: Blob<'a>) -> Self {
         blob.0

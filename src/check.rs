@@ -13,6 +13,7 @@ use core::fmt;
 use core::ops::RangeInclusive;
 
 use crate::base64::{DecodeError, Decoder};
+use crate::blob::Blob;
 use crate::json::borrowed::{Fragment, Fragments, JsonStr};
 
 /// A string for the encoders to write: plain text, or a decoded [`JsonStr`].
@@ -911,6 +912,13 @@ fn media_type_ok(bytes: impl Iterator<Item = u8>) -> bool {
     )
 }
 
+/// A decoded blob given to an encoder (`blob_base64`) as it was spelled.
+impl<'a> From<Blob<'a>> for StrValue<'a> {
+    fn from(blob: Blob<'a>) -> Self {
+        Self::Json(blob.text())
+    }
+}
+
 /// Standard base64 as the blob decoder accepts it: alphabet
 /// `A-Z a-z 0-9 + /`, optional `=` padding not beyond the last quad,
 /// zero stray bits. The decoder itself checks it, with no room to store.
@@ -918,7 +926,7 @@ fn base64_ok(blob: StrValue<'_>) -> bool {
     let mut decoder = Decoder::new(&mut []);
     match blob {
         StrValue::Plain(s) => decoder.feed(s.as_bytes()),
-        StrValue::Json(s) => crate::blob::Blob::new(s).feed_base64(&mut decoder),
+        StrValue::Json(s) => Blob::new(s).feed_base64(&mut decoder),
     }
     !matches!(decoder.finish(), Err(DecodeError::Invalid(_)))
 }

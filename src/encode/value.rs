@@ -17,12 +17,13 @@ use crate::json::number::overflows;
 use crate::json::validated;
 
 mod sealed {
-    use super::{EncodeError, Sink};
+    use crate::encode::error::EncodeError;
+    use crate::encode::sink::Sink;
 
     /// Proof that a call comes from this crate: the embedding call takes
     /// one, and no one outside can make one.
     #[derive(Debug, Clone, Copy)]
-    pub struct Token(pub(in crate::encode) ());
+    pub struct Token(pub(crate) ());
 
     /// Only this crate's value kinds can be embedded, so every value an
     /// encoder writes is JSON; and only the encoders choose a value's place
