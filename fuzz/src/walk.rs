@@ -90,9 +90,41 @@ pub fn frame(input: &[u8]) {
     }
 }
 
+/// An error shown in its input: the message, one line of the input (no
+/// line break, whatever it holds), and a caret under a column of it (or
+/// one past its end).
+fn shown_in_input(message: String, shown: String) {
+    let mut lines = shown.split('\n');
+    assert_eq!(
+        lines.next(),
+        Some(message.as_str()),
+        "in_input's first line"
+    );
+    let around = lines.next().expect("in_input's line of input");
+    let caret = lines.next().expect("in_input's caret");
+    assert!(
+        lines.next().is_none(),
+        "in_input has three lines: {shown:?}"
+    );
+    assert!(
+        caret.ends_with('^') && caret[..caret.len() - 1].bytes().all(|b| b == b' '),
+        "in_input's caret line: {caret:?}"
+    );
+    assert!(
+        caret.len() <= around.len() + 1,
+        "caret past the line: {shown:?}"
+    );
+}
+
 /// A rejected frame: the error must describe the input.
 pub fn frame_error(err: FrameError, input: &[u8]) {
     format_both(&err);
+    shown_in_input(err.to_string(), err.in_input(input).to_string());
+    let offset = match err {
+        FrameError::Body(body) => body.offset(),
+        _ => 0,
+    };
+    assert_eq!(err.offset(), offset, "FrameError::offset");
     match err {
         FrameError::Empty => assert!(input.is_empty(), "Empty for {} bytes", input.len()),
         FrameError::UnknownTag(tag) => {
@@ -124,6 +156,7 @@ pub fn frame_error(err: FrameError, input: &[u8]) {
 /// A rejected body: the offset is inside the input (or at its end).
 pub fn body_error(err: BodyError, input: &[u8]) {
     format_both(&err);
+    shown_in_input(err.to_string(), err.in_input(input).to_string());
     format_both(&err.kind());
     assert!(
         err.offset() <= input.len(),
@@ -328,6 +361,13 @@ const ENGINE: GeneralPurpose = GeneralPurpose::new(
 /// Decodes a blob (invalid base64 is allowed: the reference never checks
 /// it) and compares with the `base64` crate on the unescaped text.
 fn blob(b: Blob<'_>, text: &str) {
+    assert!(b == text && b == *text, "Blob == its unescaped text");
+    assert_eq!(JsonStr::from(b), b.text(), "Blob into its JsonStr");
+    assert_eq!(
+        format!("{b:?}"),
+        format!("{:?}", b.text()),
+        "Blob's Debug is its text's"
+    );
     let needed = b.base64_decoded_len();
     let mut out = vec![0u8; needed];
     let ours = b.decode_base64_into(&mut out);
