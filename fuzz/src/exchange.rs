@@ -561,6 +561,7 @@ fn relays(message: &[u8], plan: &RelayPlan) {
             .abort(ErrorKind::ConnectionReset)
             .map_err(|e| e, |never| match never {})
     } else {
+        let _ = format!("{path:?}");
         let end: StreamEnd = path.clone().close();
         let wide: RelayEnd<(), ()> = end.widen();
         assert_eq!(end.downstream(), wide.downstream());

@@ -1018,6 +1018,13 @@ fn check_frame_value(bytes: &[u8], original: &OwnedFrame) {
         Ok(bytes.len()),
         "encode_frame"
     );
+    if let Some(short) = bytes.len().checked_sub(1) {
+        assert_eq!(
+            encode_frame(original, &mut out[..short]),
+            Err(EncodeError::BufferFull),
+            "encode_frame into a buffer a byte short"
+        );
+    }
     assert_bytes("rmcp::encode_frame", &out, bytes, original);
     let decoded = decoded_frame(bytes);
     // The documented one-way case: `"data": null` reads as absent.

@@ -120,6 +120,7 @@ fn shown_in_input(message: String, shown: String) {
 pub fn frame_error(err: FrameError, input: &[u8]) {
     format_both(&err);
     shown_in_input(err.to_string(), err.in_input(input).to_string());
+    format_both(&err.in_input(input));
     let offset = match err {
         FrameError::Body(body) => body.offset(),
         _ => 0,
