@@ -241,9 +241,11 @@ pub fn is_known_result_type(result_type: &str) -> bool {
     RESULT_TYPES.contains(&result_type)
 }
 
-/// A failed spec check: what is wrong, and where: the content item and
-/// field at fault, and, for a check of a decoded view, the byte offset of
-/// the value at fault.
+/// A failed spec check: what is wrong, and where: the content item and the
+/// field at fault. For a check of a decoded view, the view also says the
+/// byte offset of the value at fault (`spec_offset`, e.g.
+/// [`Frame::spec_offset`](crate::Frame::spec_offset)); the error itself
+/// holds no offset, so an encoder's error, which carries it, stays small.
 ///
 /// # Examples
 ///
@@ -252,36 +254,27 @@ pub fn is_known_result_type(result_type: &str) -> bool {
 /// use diverge_frame::spec::SpecErrorKind;
 ///
 /// let json = br#"{"contents":[{"uri":"docs://a","mimeType":"text","text":""}]}"#;
-/// let err = ResultView::decode(json)?.check_spec().unwrap_err();
+/// let view = ResultView::decode(json)?;
+/// let err = view.check_spec().unwrap_err();
 /// assert_eq!(err.kind(), SpecErrorKind::InvalidMimeType);
-/// assert_eq!((err.item(), err.field(), err.offset()), (Some(0), Some("mimeType"), Some(42)));
-/// assert_eq!(err.to_string(), "content item 0: `mimeType` is not a type/subtype media type at byte 42");
+/// assert_eq!((err.item(), err.field()), (Some(0), Some("mimeType")));
+/// assert_eq!(err.to_string(), "content item 0: `mimeType` is not a type/subtype media type");
+/// assert_eq!(view.spec_offset(&err), Some(42));
 /// assert_eq!(&json[42..48], br#""text""#);
 /// # Ok::<(), diverge_frame::BodyError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SpecError {
-    /// The content item, if the fault is in one. An `Option`: its tag is
-    /// where [`EncodeError`](crate::encode::EncodeError) keeps its other
-    /// variants; with the item as a `u32` and a sentinel, the error was 4
-    /// bytes smaller and the firmware's encoders 270 B larger
-    /// (`examples/cortex-m/ci.sh`).
     item: Option<u32>,
-    /// The value's byte offset, `NONE` where there is no input (an
-    /// encoder's strict mode).
-    offset: u32,
     kind: SpecErrorKind,
 }
 
-/// No offset (and the first index that is no item).
-const NONE: u32 = u32::MAX;
-
 impl SpecError {
     /// An error of `kind`, in content item `item` (`None` outside the
-    /// `contents` array), with no offset: what an encoder's strict mode
-    /// gives. Public so that a test can state the error it expects.
-    /// Indices from `u32::MAX` on are stored as none.
+    /// `contents` array): what the checks give. Public so that a test can
+    /// state the error it expects. Indices from `u32::MAX` on are stored as
+    /// `u32::MAX`.
     ///
     /// # Examples
     ///
@@ -289,42 +282,19 @@ impl SpecError {
     /// use diverge_frame::spec::{SpecError, SpecErrorKind};
     ///
     /// let e = SpecError::new(SpecErrorKind::InvalidBase64, Some(2));
-    /// assert_eq!((e.item(), e.offset(), e.field()), (Some(2), None, Some("blob")));
+    /// assert_eq!((e.item(), e.field()), (Some(2), Some("blob")));
     /// assert_eq!(e.to_string(), "content item 2: `blob` is not valid base64");
     /// ```
     #[must_use]
     pub const fn new(kind: SpecErrorKind, item: Option<usize>) -> Self {
         let item = match item {
-            // A wider index is none: past any buffer a check reads.
+            // A wider index is stored as the widest.
             #[allow(clippy::cast_possible_truncation)]
-            Some(i) if i < NONE as usize => Some(i as u32),
-            _ => None,
+            Some(i) if i < u32::MAX as usize => Some(i as u32),
+            Some(_) => Some(u32::MAX),
+            None => None,
         };
-        Self {
-            item,
-            offset: NONE,
-            kind,
-        }
-    }
-
-    /// The same error at byte `offset` of the checked JSON.
-    pub(crate) const fn at(self, offset: usize) -> Self {
-        #[allow(clippy::cast_possible_truncation)]
-        let offset = if offset < NONE as usize {
-            offset as u32
-        } else {
-            NONE
-        };
-        Self { offset, ..self }
-    }
-
-    /// The same error, its offset moved `by` bytes on (the JSON behind a
-    /// tag byte).
-    pub(crate) const fn shifted(self, by: usize) -> Self {
-        match self.offset() {
-            Some(offset) => self.at(offset.saturating_add(by)),
-            None => self,
-        }
+        Self { item, kind }
     }
 
     /// What is wrong.
@@ -342,21 +312,6 @@ impl SpecError {
         }
     }
 
-    /// The byte offset of the value at fault, for a check of a decoded view:
-    /// in the view's JSON ([`ResultView::json`](crate::ResultView::json) and
-    /// the like), in the frame for [`Frame::check_spec`](crate::Frame::check_spec)
-    /// (as [`Frame::decode`](crate::Frame::decode)'s offsets are). A string's
-    /// offset is its opening quote's. `None` from an encoder's strict mode,
-    /// which checks values, not input.
-    #[must_use]
-    pub const fn offset(&self) -> Option<usize> {
-        if self.offset == NONE {
-            None
-        } else {
-            Some(self.offset as usize)
-        }
-    }
-
     /// The JSON field at fault (`"uri"`, `"mimeType"`, `"blob"`, ...), if one.
     #[must_use]
     pub const fn field(&self) -> Option<&'static str> {
@@ -366,14 +321,10 @@ impl SpecError {
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(item) = self.item() {
+        if let Some(item) = self.item {
             write!(f, "content item {item}: ")?;
         }
-        fmt::Display::fmt(&self.kind, f)?;
-        match self.offset() {
-            Some(offset) => write!(f, " at byte {offset}"),
-            None => Ok(()),
-        }
+        fmt::Display::fmt(&self.kind, f)
     }
 }
 

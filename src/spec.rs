@@ -6,7 +6,8 @@
 //! [`ErrorView`], [`RequestView`] or [`Frame`], and the strict constructors
 //! of the [encoders](crate::encode) (which report [`EncodeError::Spec`](crate::encode::EncodeError::Spec)).
 //! Each reports the **first** failure as a [`SpecError`] naming the content
-//! item (by index) and the field.
+//! item (by index) and the field; the checked view says where that value is
+//! (`spec_offset`, e.g. [`Frame::spec_offset`]).
 //!
 //! | check | rule | reference |
 //! |---|---|---|
@@ -41,26 +42,11 @@ use crate::view::result::{Body, ResultView};
 // ----- checks on decoded views -------------------------------------------
 
 /// Whether a body's top-level value is an object (not the positional form).
-fn object_form(json: &[u8]) -> Result<(), SpecError> {
-    let value = validated::ws(json);
-    match value.first() {
+fn object_form(json: &[u8], item: Option<usize>) -> Result<(), SpecError> {
+    match validated::ws(json).first() {
         Some(b'{') => Ok(()),
-        _ => Err(SpecError::new(SpecErrorKind::PositionalForm, None).at(json.len() - value.len())),
+        _ => Err(SpecError::new(SpecErrorKind::PositionalForm, item)),
     }
-}
-
-/// `e` at the value `part` of `json`: where it starts in `json`, less
-/// `before` bytes (1 for a string, whose text starts after its quote).
-/// Out of line and cold, so that each check adds only a call on its error
-/// path (inlined, the offsets cost the firmware 300 B of flash).
-#[cold]
-#[inline(never)]
-fn at(e: SpecError, json: &[u8], part: &[u8], before: usize) -> SpecError {
-    e.at(part
-        .as_ptr()
-        .addr()
-        .wrapping_sub(json.as_ptr().addr())
-        .wrapping_sub(before))
 }
 
 /// The value of the member `key` of a top-level object (the last one, as
@@ -75,6 +61,22 @@ fn member<'a>(object: &'a [u8], key: &str) -> Option<&'a [u8]> {
         }
     }
     found
+}
+
+/// Where `part`, a slice of `json`, starts in it.
+fn offset_in(json: &[u8], part: &[u8]) -> usize {
+    part.as_ptr().addr().wrapping_sub(json.as_ptr().addr())
+}
+
+/// Where the string `s`, a string of `json`, starts in it: its opening
+/// quote.
+fn string_at(json: &[u8], s: JsonStr<'_>) -> usize {
+    offset_in(json, s.raw()).wrapping_sub(1)
+}
+
+/// Where a positional-form body's value starts: after its whitespace.
+fn form_at(json: &[u8]) -> usize {
+    json.len() - validated::ws(json).len()
 }
 
 impl ResultView<'_> {
@@ -102,9 +104,9 @@ impl ResultView<'_> {
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
         let json = self.json();
-        object_form(json)?;
+        object_form(json, None)?;
         if let Some(rt) = self.result_type() {
-            check_result_type(rt.into()).map_err(|e| at(e, json, rt.raw(), 1))?;
+            check_result_type(rt.into())?;
         }
         if let Some(scope) = member(json, "cacheScope")
             && !matches!(scope, b"null" | b"\"public\"" | b"\"private\"")
@@ -118,14 +120,13 @@ impl ResultView<'_> {
                 s == "public" || s == "private"
             });
             if !named {
-                let e = SpecError::new(SpecErrorKind::UnknownCacheScope, None);
-                return Err(at(e, json, scope, 0));
+                return Err(SpecError::new(SpecErrorKind::UnknownCacheScope, None));
             }
         }
         for (i, item) in self.contents().enumerate() {
-            check_uri(item.uri().into(), Some(i)).map_err(|e| at(e, json, item.uri().raw(), 1))?;
+            check_uri(item.uri().into(), Some(i))?;
             if let Some(mime) = item.mime_type() {
-                check_mime_type(mime.into(), Some(i)).map_err(|e| at(e, json, mime.raw(), 1))?;
+                check_mime_type(mime.into(), Some(i))?;
             }
             let mut rest = item.json().get(1..).unwrap_or_default();
             let (mut text, mut blob) = (false, false);
@@ -135,11 +136,10 @@ impl ResultView<'_> {
                 blob |= key == "blob";
             }
             if text && blob {
-                let e = SpecError::new(SpecErrorKind::BothTextAndBlob, Some(i));
-                return Err(at(e, json, item.json(), 0));
+                return Err(SpecError::new(SpecErrorKind::BothTextAndBlob, Some(i)));
             }
             if let Body::Blob(b) = item.body() {
-                check_base64(b.into(), Some(i)).map_err(|e| at(e, json, b.text().raw(), 1))?;
+                check_base64(b.into(), Some(i))?;
             }
         }
         Ok(())
@@ -164,12 +164,8 @@ impl ErrorView<'_> {
     /// # Ok::<(), diverge_frame::FrameError>(())
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
-        let json = self.json();
-        object_form(json)?;
-        check_error_code(self.code()).map_err(|e| match member(json, "code") {
-            Some(code) => at(e, json, code, 0),
-            None => e,
-        })
+        object_form(self.json(), None)?;
+        check_error_code(self.code())
     }
 }
 
@@ -191,38 +187,154 @@ impl RequestView<'_> {
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
-        let json = self.json();
-        object_form(json)?;
-        check_uri(self.uri().into(), None).map_err(|e| at(e, json, self.uri().raw(), 1))
+        object_form(self.json(), None)?;
+        check_uri(self.uri().into(), None)
     }
 }
 
 impl Frame<'_> {
-    /// [`ResultView::check_spec`] or [`ErrorView::check_spec`], by tag,
-    /// with offsets in the frame (the tag byte counted, as
-    /// [`Frame::decode`]'s are).
+    /// [`ResultView::check_spec`] or [`ErrorView::check_spec`], by tag.
     ///
     /// # Errors
     ///
     /// The first failure, as a [`SpecError`].
+    pub fn check_spec(&self) -> Result<(), SpecError> {
+        match self {
+            Self::Result(r) => r.check_spec(),
+            Self::Error(e) => e.check_spec(),
+        }
+    }
+}
+
+impl ResultView<'_> {
+    /// Where the value a [`SpecError`] of [`check_spec`](Self::check_spec)
+    /// names is: its byte offset in [`json`](Self::json) (a string's
+    /// opening quote, an item's `{` for
+    /// [`BothTextAndBlob`](SpecErrorKind::BothTextAndBlob)). `None` for an
+    /// error this view's check would not give (another item, another
+    /// field). Found when asked, so that the error stays small.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::ResultView;
+    ///
+    /// let json = br#"{"contents":[{"uri":"a:b","text":""},{"uri":"no scheme","text":""}]}"#;
+    /// let view = ResultView::decode(json)?;
+    /// let err = view.check_spec().unwrap_err();
+    /// let at = view.spec_offset(&err).unwrap();
+    /// assert_eq!(&json[at..at + 11], br#""no scheme""#);
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn spec_offset(&self, e: &SpecError) -> Option<usize> {
+        let json = self.json();
+        let item = || e.item().and_then(|i| self.contents().nth(i));
+        match e.kind() {
+            SpecErrorKind::PositionalForm => Some(form_at(json)),
+            SpecErrorKind::UnknownResultType => self.result_type().map(|t| string_at(json, t)),
+            SpecErrorKind::UnknownCacheScope => {
+                member(json, "cacheScope").map(|v| offset_in(json, v))
+            }
+            SpecErrorKind::NotAbsoluteUri => item().map(|c| string_at(json, c.uri())),
+            SpecErrorKind::InvalidMimeType => item()
+                .and_then(|c| c.mime_type())
+                .map(|m| string_at(json, m)),
+            SpecErrorKind::BothTextAndBlob => item().map(|c| offset_in(json, c.json())),
+            SpecErrorKind::InvalidBase64 => item().and_then(|c| match c.body() {
+                Body::Blob(b) => Some(string_at(json, b.text())),
+                Body::Text(_) => None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl ErrorView<'_> {
+    /// Where the value a [`SpecError`] of [`check_spec`](Self::check_spec)
+    /// names is, in [`json`](Self::json): the body for
+    /// [`PositionalForm`](SpecErrorKind::PositionalForm), the `code` for
+    /// [`UnknownErrorCode`](SpecErrorKind::UnknownErrorCode); `None` for
+    /// another error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::ErrorView;
+    ///
+    /// let json = br#"{"code": 404,"message":"nf"}"#;
+    /// let view = ErrorView::decode(json)?;
+    /// let err = view.check_spec().unwrap_err();
+    /// assert_eq!(view.spec_offset(&err), Some(9));
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn spec_offset(&self, e: &SpecError) -> Option<usize> {
+        let json = self.json();
+        match e.kind() {
+            SpecErrorKind::PositionalForm => Some(form_at(json)),
+            SpecErrorKind::UnknownErrorCode => member(json, "code").map(|v| offset_in(json, v)),
+            _ => None,
+        }
+    }
+}
+
+impl RequestView<'_> {
+    /// Where the value a [`SpecError`] of [`check_spec`](Self::check_spec)
+    /// names is, in [`json`](Self::json): the body for
+    /// [`PositionalForm`](SpecErrorKind::PositionalForm), the `uri`'s
+    /// opening quote for [`NotAbsoluteUri`](SpecErrorKind::NotAbsoluteUri);
+    /// `None` for another error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use diverge_frame::RequestView;
+    ///
+    /// let json = br#"{ "uri" : "not absolute" }"#;
+    /// let view = RequestView::decode(json)?;
+    /// let err = view.check_spec().unwrap_err();
+    /// assert_eq!(view.spec_offset(&err), Some(10));
+    /// # Ok::<(), diverge_frame::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn spec_offset(&self, e: &SpecError) -> Option<usize> {
+        let json = self.json();
+        match e.kind() {
+            SpecErrorKind::PositionalForm => Some(form_at(json)),
+            SpecErrorKind::NotAbsoluteUri if e.item().is_none() => {
+                Some(string_at(json, self.uri()))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Frame<'_> {
+    /// Where the value a [`SpecError`] of [`check_spec`](Self::check_spec)
+    /// names is, as a byte offset in the frame (the tag byte counted, as
+    /// [`Frame::decode`]'s offsets are): the view's `spec_offset` plus one.
     ///
     /// # Examples
     ///
     /// ```
     /// use diverge_frame::Frame;
     ///
-    /// let frame = b"\x00{\"contents\":[{\"uri\":\"no scheme\",\"text\":\"t\"}]}";
-    /// let err = Frame::decode(frame)?.check_spec().unwrap_err();
-    /// assert_eq!((err.item(), err.field(), err.offset()), (Some(0), Some("uri"), Some(21)));
-    /// assert_eq!(&frame[21..32], b"\"no scheme\"");
+    /// let bytes = b"\x00{\"contents\":[{\"uri\":\"no scheme\",\"text\":\"t\"}]}";
+    /// let frame = Frame::decode(bytes)?;
+    /// let err = frame.check_spec().unwrap_err();
+    /// assert_eq!((err.item(), err.field()), (Some(0), Some("uri")));
+    /// assert_eq!(frame.spec_offset(&err), Some(21));
+    /// assert_eq!(&bytes[21..32], b"\"no scheme\"");
     /// # Ok::<(), diverge_frame::FrameError>(())
     /// ```
-    pub fn check_spec(&self) -> Result<(), SpecError> {
+    #[must_use]
+    pub fn spec_offset(&self, e: &SpecError) -> Option<usize> {
         match self {
-            Self::Result(r) => r.check_spec(),
-            Self::Error(e) => e.check_spec(),
+            Self::Result(r) => r.spec_offset(e),
+            Self::Error(v) => v.spec_offset(e),
         }
-        .map_err(|e| e.shifted(1))
+        .map(|at| at + 1)
     }
 }
 

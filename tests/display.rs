@@ -137,10 +137,7 @@ fn encode_and_spec_errors_print_the_defect_once() {
     let frame =
         b"\x00{\"contents\":[{\"uri\":\"docs://a\",\"text\":\"\"},{\"uri\":\"b\",\"blob\":\"\"}]}";
     let err = Frame::decode(frame).unwrap().check_spec().unwrap_err();
-    assert_eq!(
-        report(&err),
-        "content item 1: `uri` is not an absolute URI at byte 50"
-    );
+    assert_eq!(report(&err), "content item 1: `uri` is not an absolute URI");
 }
 
 #[test]

@@ -130,35 +130,36 @@ fn check_error(e: &SpecError, input: &[u8]) {
     assert_eq!(e.field(), field, "field of {e:?}");
     let shown = e.to_string();
     let kind = e.kind().to_string();
-    let at = match e.offset() {
-        // A view's check: the offset is in the input, a string's at its
-        // opening quote.
-        Some(o) => {
-            assert!(o < input.len(), "offset {o} of {e:?} past the input");
-            if matches!(
-                e.kind(),
-                SpecErrorKind::UnknownResultType
-                    | SpecErrorKind::NotAbsoluteUri
-                    | SpecErrorKind::InvalidMimeType
-                    | SpecErrorKind::InvalidBase64
-            ) {
-                assert_eq!(input[o], b'"', "{e:?} not at a string");
-            }
-            format!(" at byte {o}")
-        }
-        None => String::new(),
-    };
     let item = e
         .item()
         .map(|i| format!("content item {i}: "))
         .unwrap_or_default();
-    assert_eq!(shown, format!("{item}{kind}{at}"));
+    assert_eq!(shown, format!("{item}{kind}"));
     let strict = EncodeError::Spec(*e);
     assert_eq!(
         strict.to_string(),
         shown,
         "EncodeError::Spec prints as the SpecError"
     );
+}
+
+/// Where a view's check says its error is (`spec_offset`): in the input,
+/// a string's at its opening quote, and somewhere for every error the view's
+/// own check gave.
+fn check_offset(e: &SpecError, at: Option<usize>, input: &[u8]) {
+    let Some(o) = at else {
+        fail("spec_offset", input, &format!("no offset for {e:?}"));
+    };
+    assert!(o < input.len(), "offset {o} of {e:?} past the input");
+    if matches!(
+        e.kind(),
+        SpecErrorKind::UnknownResultType
+            | SpecErrorKind::NotAbsoluteUri
+            | SpecErrorKind::InvalidMimeType
+            | SpecErrorKind::InvalidBase64
+    ) {
+        assert_eq!(input[o], b'"', "{e:?} not at a string");
+    }
 }
 
 /// What the reference's reading of a result body shows of its members: the
@@ -478,6 +479,9 @@ fn frame(bytes: &[u8]) {
     let mut buf = vec![0u8; canonical.len()];
     match (&frame, &reference) {
         (Frame::Result(r), RefFrame::Result(value)) => {
+            if let Err(e) = frame.check_spec() {
+                check_offset(&e, frame.spec_offset(&e), bytes);
+            }
             agree_spec(
                 "ResultView::check_spec",
                 bytes,
@@ -526,6 +530,9 @@ fn frame(bytes: &[u8]) {
             } else {
                 Ok(())
             };
+            if let Err(e) = frame.check_spec() {
+                check_offset(&e, frame.spec_offset(&e), bytes);
+            }
             agree_spec("ErrorView::check_spec", bytes, frame.check_spec(), expected);
             let strict = strict_answer(
                 "ErrorEncoder::strict",
@@ -563,6 +570,9 @@ fn request(json: &[u8]) {
     } else {
         Ok(())
     };
+    if let Err(e) = view.check_spec() {
+        check_offset(&e, view.spec_offset(&e), json);
+    }
     agree_spec("RequestView::check_spec", json, view.check_spec(), expected);
     str_value(view.uri(), json);
     let mut canonical = vec![0u8; json.len() * 8 + 64];
