@@ -231,10 +231,13 @@ fn sink_and_io_write_in_scope_together() {
     use diverge_frame::encode::Sink;
     use std::io::Write;
 
-    let mut v: Vec<u8> = Vec::new();
-    v.try_extend(b"ab").unwrap();
-    assert_eq!(v.write(b"cd").unwrap(), 2);
-    assert_eq!(v, b"abcd");
+    #[cfg(feature = "alloc")]
+    {
+        let mut v: Vec<u8> = Vec::new();
+        v.try_extend(b"ab").unwrap();
+        assert_eq!(v.write(b"cd").unwrap(), 2);
+        assert_eq!(v, b"abcd");
+    }
     let mut buf = [0u8; 4];
     let mut out = &mut buf[..];
     out.try_extend(b"x").unwrap();
