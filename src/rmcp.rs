@@ -90,11 +90,14 @@ use crate::encode::value::{Number as ParsedNumber, parse_number};
 use crate::encode::{EncodeError, Sink as Out};
 use crate::error::{BodyError, FrameError};
 use crate::frame::{Frame, Tag};
+use crate::json::body::Take;
 use crate::json::borrowed::{Fragment, JsonStr, RawJson};
 use crate::json::cursor::{Cursor, utf8_error};
+use crate::json::event::Field;
 use crate::json::event::Sink;
 use crate::json::find;
-use crate::json::items::Items;
+use crate::json::items::{ITEM, Items};
+use crate::json::number::{Num, Number as NumberLexeme};
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::text;
 use crate::json::validated::next_key;
@@ -102,6 +105,7 @@ use crate::json::{lex, unescape, validated};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
 use crate::view::result::{Body, Content, ItemSink, ResultView};
+use crate::view::{RawFields, TOP};
 
 /// A decoded response frame, as the reference decoder returns it.
 ///
@@ -193,12 +197,22 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
             };
             let view = ResultView::decode_with(raw.json(), &mut build)
                 .map_err(|e| FrameError::Body(e.shifted(1)))?;
-            Ok(OwnedFrame::Result(result(&view, build.items, text)))
+            let mut result = result(&view, build.items, Text::default(), false);
+            result.meta = build.result_meta.map(|m| MetaObject(members(m)));
+            Ok(OwnedFrame::Result(result))
         }
-        Tag::Error => match raw.decode()? {
-            Frame::Error(view) => Ok(OwnedFrame::Error(error(&view, Text::of(raw.json())))),
-            Frame::Result(view) => Ok(OwnedFrame::Result(view.into())),
-        },
+        Tag::Error => {
+            // One pass: `data` is built as it is checked.
+            let text = Text::of(raw.json());
+            let mut values = Values::new(text);
+            let view = ErrorView::decode_with(raw.json(), &mut values)
+                .map_err(|e| FrameError::Body(e.shifted(1)))?;
+            Ok(OwnedFrame::Error(ErrorData::new(
+                ErrorCode(view.code()),
+                text.string(view.message()),
+                values.other,
+            )))
+        }
     }
 }
 
@@ -292,15 +306,15 @@ const DENSE_RUN: usize = 32;
 struct Build<'a> {
     items: Vec<ResourceContents>,
     body: Text<'a>,
-    /// The unescaped text of the string being kept (`one_pass`): pushed
-    /// run by run, or from [`LONG`] on written a block at a time.
-    runs: String,
     scratch: Vec<u8>,
     uri: Option<String>,
     mime_type: Option<String>,
     text: Option<String>,
     blob: Option<String>,
-    meta: Option<RawJson<'a>>,
+    /// The item's `_meta`, built as it was checked.
+    meta: Option<Map<String, Value>>,
+    /// The result's `_meta`, built as it was checked.
+    result_meta: Option<Value>,
 }
 
 /// The string whose text starts at `at` in `buf` (a body that is text, as
@@ -309,19 +323,19 @@ struct Build<'a> {
 /// the validating lexeme to name.
 ///
 /// A plain string is copied from the body's text, with no check. An
-/// escaped one is pushed run by run into `runs` (a `String` kept for every
-/// string of the body) as the lexeme steps from escape to escape
-/// ([`text::next_mark`]): the runs as slices of the body's text, each
-/// escape checked and decoded in one reading ([`lex::escape_char`]), no
-/// UTF-8 check; then copied once into a `String` of its exact length. Past
-/// [`LONG`] bytes, where a call per run costs more on escape-dense text,
-/// the text so far goes to `scratch` and the rest is unescaped after it a
-/// block at a time ([`text::unescape_rest`]), then copied from there after
-/// one simdutf8 check (safe code makes a `String` from bytes no other way).
+/// escaped one is pushed run by run into a buffer on the stack
+/// ([`Runs`]: no allocation but the `String`'s) as the lexeme steps from
+/// escape to escape ([`text::next_mark`]): the runs as slices of the
+/// body's text, each escape checked and decoded in one reading
+/// ([`lex::escape_char`]), no UTF-8 check; then copied once into a
+/// `String` of its exact length. Text that outgrows that buffer ([`LONG`]
+/// bytes) or whose escapes are dense goes to `scratch` and the rest is
+/// unescaped after it a block at a time ([`text::unescape_rest`]), then
+/// copied from there after one simdutf8 check (safe code makes a `String`
+/// from bytes no other way).
 #[inline]
 fn one_pass(
     body: Text<'_>,
-    runs: &mut String,
     scratch: &mut Vec<u8>,
     buf: &[u8],
     at: usize,
@@ -334,39 +348,44 @@ fn one_pass(
         b'\\' => {}
         _ => return None,
     }
-    runs.clear();
-    // One allocation for every string of the body (below `LONG` no push
-    // grows it).
-    runs.reserve(LONG + 4);
+    let mut runs = Runs::new();
     let mut run = at;
     let mut escapes = 0usize;
-    loop {
+    // Where the block lane takes over: at `from`, the text before it
+    // pushed.
+    let from = loop {
         match bytes.get(p)? {
             b'"' => {
-                runs.push_str(text.get(run..p)?);
+                if runs.push_str(text.get(run..p)?).is_err() {
+                    break run;
+                }
                 return Some((String::from(runs.as_str()), p));
             }
             b'\\' => {
-                runs.push_str(text.get(run..p)?);
+                if runs.push_str(text.get(run..p)?).is_err() {
+                    break run;
+                }
                 escapes += 1;
-                // Long text, or dense escapes (code: a line break every
-                // few dozen bytes), go on a block at a time.
-                if runs.len() >= LONG || (escapes >= DENSE && p - at < escapes * DENSE_RUN) {
-                    break;
+                // Dense escapes (code: a line break every few dozen
+                // bytes) go on a block at a time.
+                if escapes >= DENSE && p - at < escapes * DENSE_RUN {
+                    break p;
                 }
                 let (c, next) = lex::escape_char(bytes, p)?;
-                runs.push(c);
+                if runs.push(c).is_err() {
+                    break p;
+                }
                 run = next;
                 p = text::next_mark(bytes, next)?;
             }
             _ => return None,
         }
-    }
-    // Long: the text so far, then the rest a block at a time, in a scratch
+    };
+    // The text so far, then the rest a block at a time, in a scratch
     // grown once to its room (zeroed, as `unescape_rest` writes into a
     // slice; a fresh allocation, not a `realloc` that copies the old one).
     let w = runs.len();
-    let room = w + bytes.len().saturating_sub(p);
+    let room = w + bytes.len().saturating_sub(from);
     if scratch.len() < room {
         // Not `vec![0; room]` (the lint's advice): glibc's `calloc` bypasses
         // its thread cache (see `unescaped`).
@@ -376,12 +395,101 @@ fn one_pass(
         *scratch = grown;
     }
     scratch.get_mut(..w)?.copy_from_slice(runs.as_bytes());
-    let (end, len) = text::unescape_rest(bytes, p, w, scratch)?;
+    let (end, len) = text::unescape_rest(bytes, from, w, scratch)?;
     Some((String::from(find::utf8(scratch.get(..len)?)?), end))
 }
 
+/// The unescaped text of a kept string below [`LONG`] bytes, on the stack:
+/// `heapless::String` keeps it UTF-8 as runs of `str` and characters are
+/// pushed, so it becomes a `String` by one copy, with no check and no
+/// `unsafe`. A push that would overflow it fails, whole, and the text goes
+/// on in the block lane.
+type Runs = heapless::String<LONG>;
+
 impl Sink for Build<'_> {}
+
 impl<'a> ItemSink<'a> for Build<'a> {}
+
+impl<'a> RawFields<'a> for Build<'a> {
+    fn raw(&mut self, s: &mut Cursor<'a>, field: Field) -> Result<Option<RawJson<'a>>, BodyError> {
+        raw_built(
+            s,
+            field,
+            self.body,
+            &mut self.scratch,
+            &mut self.result_meta,
+        )
+    }
+}
+
+/// The raw fields of an error or a request, built as they are checked
+/// ([`raw_built`]).
+struct Values<'a> {
+    body: Text<'a>,
+    scratch: Vec<u8>,
+    /// `_meta`.
+    meta: Option<Value>,
+    /// `data` or `inputResponses`.
+    other: Option<Value>,
+}
+
+impl<'a> Values<'a> {
+    fn new(body: Text<'a>) -> Self {
+        Self {
+            body,
+            scratch: Vec::new(),
+            meta: None,
+            other: None,
+        }
+    }
+}
+
+impl<'a> RawFields<'a> for Values<'a> {
+    fn raw(&mut self, s: &mut Cursor<'a>, field: Field) -> Result<Option<RawJson<'a>>, BodyError> {
+        let slot = match field {
+            Field::ReqMeta | Field::ResultMeta => &mut self.meta,
+            _ => &mut self.other,
+        };
+        raw_built(s, field, self.body, &mut self.scratch, slot)
+    }
+}
+
+/// A raw field (`s` after its key's colon) checked as the view's decode
+/// checks it ([`Cursor::raw_field`]) and its `Value` put in `slot`: built
+/// as it is checked ([`fused`]) or, wherever that stops, checked by the
+/// validating walk (which names any defect) and built from the checked
+/// text ([`parse`]).
+fn raw_built<'a>(
+    s: &mut Cursor<'a>,
+    field: Field,
+    body: Text<'_>,
+    scratch: &mut Vec<u8>,
+    slot: &mut Option<Value>,
+) -> Result<Option<RawJson<'a>>, BodyError> {
+    if s.field_take(field)? != Take::Raw {
+        return Ok(None);
+    }
+    let start = s.pos;
+    if let Some((value, end)) = fused(body, scratch, s.buf, start, 0) {
+        *slot = Some(value);
+        s.pos = end;
+        return Ok(Some(RawJson::new(
+            s.buf.get(start..end).unwrap_or_default(),
+        )));
+    }
+    let raw = s.value_full(TOP)?;
+    *slot = Some(parse(raw.as_bytes(), body).0);
+    Ok(Some(raw))
+}
+
+/// The members of a built object (`_meta`, `inputResponses`: their fields
+/// take an object alone).
+fn members(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
 
 impl<'a> Items<'a> for Build<'a> {
     fn string(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
@@ -398,7 +506,7 @@ impl<'a> Items<'a> for Build<'a> {
         // One pass over a string of a body that is text: validated and
         // unescaped together. Any stop but the closing quote goes on below,
         // where the validating lexeme names it.
-        if let Some(kept) = one_pass(self.body, &mut self.runs, &mut self.scratch, s.buf, at) {
+        if let Some(kept) = one_pass(self.body, &mut self.scratch, s.buf, at) {
             *slot = Some(kept.0);
             s.pos = kept.1 + 1;
             return Ok(());
@@ -412,10 +520,25 @@ impl<'a> Items<'a> for Build<'a> {
         Ok(())
     }
 
+    fn value(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
+        if key == Some(ItemKey::Meta)
+            && let Some((map, end)) = fused_object(self.body, &mut self.scratch, s.buf, s.pos)
+        {
+            self.meta = Some(map);
+            s.pos = end;
+            return Ok(());
+        }
+        let value = s.value_full(ITEM)?;
+        self.other(key, value);
+        Ok(())
+    }
+
     fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>) {
         match key {
             Some(ItemKey::MimeType) => self.mime_type = None,
-            Some(ItemKey::Meta) => self.meta = (!value.is_null()).then_some(value),
+            Some(ItemKey::Meta) => {
+                self.meta = (!value.is_null()).then(|| object(value, self.body));
+            }
             _ => {}
         }
     }
@@ -433,7 +556,7 @@ impl<'a> Items<'a> for Build<'a> {
         }
         let is_text = shape.is_text();
         let uri = uri.unwrap_or_default();
-        let meta = meta.map(|m| MetaObject(object(m, self.body)));
+        let meta = meta.map(MetaObject);
         self.items.push(match (is_text, text) {
             (true, Some(text)) => ResourceContents::TextResourceContents {
                 uri,
@@ -502,7 +625,19 @@ fn unescaped(text: JsonStr<'_>) -> Option<Vec<u8>> {
 /// # Ok::<(), diverge_frame::BodyError>(())
 /// ```
 pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyError> {
-    RequestView::decode(bytes).map(|view| request(&view, Text::of(bytes)))
+    // One pass: `_meta` and `inputResponses` are built as they are checked.
+    let text = Text::of(bytes);
+    let mut values = Values::new(text);
+    let view = RequestView::decode_with(bytes, &mut values)?;
+    let mut params = ReadResourceRequestParams::new(text.string(view.uri()));
+    params.meta = values
+        .meta
+        .map(|m| RequestMetaObject(MetaObject(members(m))));
+    params.input_responses = values
+        .other
+        .map(|m| members(m).into_iter().collect::<BTreeMap<_, _>>());
+    params.request_state = view.request_state().map(|s| text.string(s));
+    Ok(params)
 }
 
 /// Encodes a frame into `sink`: the tag byte, then what `serde_json::to_vec`
@@ -661,21 +796,26 @@ impl From<ResultView<'_>> for ReadResourceResult {
             &view,
             view.contents().map(ResourceContents::from).collect(),
             Text::default(),
+            true,
         )
     }
 }
 
-/// The result `view` describes, with its items already converted.
+/// The result `view` describes, with its items already converted, and its
+/// `_meta` (if `meta`) from `text`.
 fn result(
     view: &ResultView<'_>,
     contents: Vec<ResourceContents>,
     text: Text<'_>,
+    meta: bool,
 ) -> ReadResourceResult {
     let mut result = ReadResourceResult::new(contents);
     result.result_type = view.result_type().and_then(result_type);
     result.ttl_ms = view.ttl_ms();
     result.cache_scope = view.cache_scope().map(RmcpCacheScope::from);
-    result.meta = view.meta().map(|m| MetaObject(object(m, text)));
+    if meta {
+        result.meta = view.meta().map(|m| MetaObject(object(m, text)));
+    }
     result
 }
 
@@ -821,6 +961,133 @@ fn parse<'b>(b: &'b [u8], text: Text<'_>) -> (Value, &'b [u8]) {
     }
 }
 
+/// How deep [`fused`] builds before it leaves a value to the validating
+/// walk (which knows serde_json's depth limit) and [`parse`].
+const FUSED_DEPTH: u32 = 32;
+
+/// The object whose `{` is at `buf[i]` (a body that is text, as `body`
+/// says), checked and built as a `Map` in one pass ([`fused`]), and the
+/// index after its `}`; `None` where it is not an object, or wherever
+/// [`fused`] stops.
+#[inline]
+fn fused_object(
+    body: Text<'_>,
+    scratch: &mut Vec<u8>,
+    buf: &[u8],
+    i: usize,
+) -> Option<(Map<String, Value>, usize)> {
+    if buf.get(i) != Some(&b'{') {
+        return None;
+    }
+    match fused(body, scratch, buf, i, 0)? {
+        (Value::Object(map), end) => Some((map, end)),
+        _ => None,
+    }
+}
+
+/// The value at `buf[i]` built as the `Value` serde_json gives while it is
+/// checked, in one pass: strings (keys too) by [`one_pass`], numbers by
+/// the core's number lexeme ([`NumberLexeme::whole`], serde_json's range
+/// checks included) and [`number`], the last of equal keys winning. It
+/// returns the value and the index after it, or `None` at anything but a
+/// valid value: a defect, the end of the input, a body that is not text,
+/// more than [`FUSED_DEPTH`] levels. Its caller then walks the value again
+/// with the validating walk, which names the defect (kinds and offsets stay
+/// [`Frame::decode`]'s), and builds it with [`parse`]. So `None` is always
+/// safe; accepting what the reference refuses never is (the differential
+/// tests and fuzz targets hold it).
+fn fused(
+    body: Text<'_>,
+    scratch: &mut Vec<u8>,
+    buf: &[u8],
+    i: usize,
+    depth: u32,
+) -> Option<(Value, usize)> {
+    match *buf.get(i)? {
+        b'{' => {
+            if depth == FUSED_DEPTH {
+                return None;
+            }
+            let mut map = Map::new();
+            let mut j = skip_ws(buf, i + 1);
+            if buf.get(j) == Some(&b'}') {
+                return Some((Value::Object(map), j + 1));
+            }
+            loop {
+                if buf.get(j) != Some(&b'"') {
+                    return None;
+                }
+                let (key, quote) = one_pass(body, scratch, buf, j + 1)?;
+                j = skip_ws(buf, quote + 1);
+                if buf.get(j) != Some(&b':') {
+                    return None;
+                }
+                let (value, end) = fused(body, scratch, buf, skip_ws(buf, j + 1), depth + 1)?;
+                map.insert(key, value);
+                j = skip_ws(buf, end);
+                match *buf.get(j)? {
+                    b',' => j = skip_ws(buf, j + 1),
+                    b'}' => return Some((Value::Object(map), j + 1)),
+                    _ => return None,
+                }
+            }
+        }
+        b'[' => {
+            if depth == FUSED_DEPTH {
+                return None;
+            }
+            let mut items = Vec::new();
+            let mut j = skip_ws(buf, i + 1);
+            if buf.get(j) == Some(&b']') {
+                return Some((Value::Array(items), j + 1));
+            }
+            loop {
+                let (item, end) = fused(body, scratch, buf, j, depth + 1)?;
+                items.push(item);
+                j = skip_ws(buf, end);
+                match *buf.get(j)? {
+                    b',' => j = skip_ws(buf, j + 1),
+                    b']' => return Some((Value::Array(items), j + 1)),
+                    _ => return None,
+                }
+            }
+        }
+        b'"' => {
+            let (text, quote) = one_pass(body, scratch, buf, i + 1)?;
+            Some((Value::String(text), quote + 1))
+        }
+        b't' => literal(buf, i, b"true", Value::Bool(true)),
+        b'f' => literal(buf, i, b"false", Value::Bool(false)),
+        b'n' => literal(buf, i, b"null", Value::Null),
+        b'-' | b'0'..=b'9' => {
+            let (end, class) = NumberLexeme::whole(buf, i, true).ok()?;
+            let value = match class {
+                Num::U64(n) => Value::Number(n.into()),
+                Num::I64(n) => Value::Number(n.into()),
+                Num::F64 => number(buf.get(i..end)?),
+            };
+            // `number` gives `null` for no finite float, which the lexeme's
+            // range check has refused already.
+            (!value.is_null()).then_some((value, end))
+        }
+        _ => None,
+    }
+}
+
+/// `word` at `buf[i]`, as `value`, and the index after it.
+fn literal(buf: &[u8], i: usize, word: &[u8], value: Value) -> Option<(Value, usize)> {
+    let end = i + word.len();
+    (buf.get(i..end)? == word).then_some((value, end))
+}
+
+/// The index of the first byte at or after `i` that is not whitespace.
+fn skip_ws(buf: &[u8], mut i: usize) -> usize {
+    while buf.get(i).is_some_and(|&c| lex::is_ws(c)) {
+        i += 1;
+    }
+    i
+}
+
 /// The bytes after the `end` bracket that closes a validated container
 /// (whitespace first).
 fn close(b: &[u8], end: u8) -> &[u8] {
@@ -948,8 +1215,8 @@ mod tests {
             });
             // The whole one pass: below `LONG` pushed run by run, from it
             // on through the scratch (the pieces are all text).
-            let (mut runs, mut scratch) = (String::new(), Vec::new());
-            let kept = one_pass(Text::of(&bytes), &mut runs, &mut scratch, &bytes, 1);
+            let mut scratch = Vec::new();
+            let kept = one_pass(Text::of(&bytes), &mut scratch, &bytes, 1);
             match run.stop {
                 text::Stop::Quote(end) => {
                     let (e, text, escaped) = ours.unwrap();
@@ -1019,5 +1286,88 @@ mod tests {
                 "{case}"
             );
         }
+    }
+
+    /// The fused builder against serde_json: on a set of values (every
+    /// kind, nesting, escapes, surrogates, numbers at their range limits,
+    /// duplicate keys), every prefix of each and every one-byte change of
+    /// it. Where `fused` builds a value, serde_json parses the same bytes to
+    /// an equal `Value`; where serde_json accepts a value whole, `fused`
+    /// builds it, unless it is deeper than `FUSED_DEPTH`. (Where it stops,
+    /// its callers fall back to the validating walk.)
+    #[test]
+    #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    fn fused_builds_what_serde_json_parses_and_nothing_else() {
+        use alloc::borrow::ToOwned;
+        use alloc::format;
+        let deep = format!("{}1{}", "[".repeat(40), "]".repeat(40));
+        let values: Vec<String> = [
+            r#"{"a":1,"b":[true,false,null],"c":{"d":"e"}}"#,
+            r#"{ "k" : [ 1 , -2.5e3 , 0.1 ] , "k" : "last" }"#,
+            r#"{"s":"tab\tquote\"slash\/\u00e9\ud83d\ude00","\u0041":"x"}"#,
+            r#"[18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,-0,1e308,1e309,5e-324]"#,
+            r#"{"n":[],"o":{},"e":"","z":0}"#,
+            r#""\ud800""#,
+            r#""a\u0000b""#,
+            r#"{"a":01}"#,
+            "\"caf\u{e9} \u{2603}\"",
+            &deep,
+        ]
+        .iter()
+        .map(|v| (*v).to_owned())
+        .collect();
+        let mut scratch = Vec::new();
+        let mut checked = 0usize;
+        for v in &values {
+            let v = v.as_bytes();
+            let mut inputs: Vec<Vec<u8>> = (0..=v.len()).map(|n| v[..n].to_vec()).collect();
+            for i in 0..v.len() {
+                for b in [
+                    b'"', b'\\', b',', b':', b'}', b']', b' ', b'0', b'e', b'-', b'u', 0x1f,
+                ] {
+                    let mut m = v.to_vec();
+                    m[i] = b;
+                    inputs.push(m);
+                }
+            }
+            for input in inputs {
+                let built = fused(Text::of(&input), &mut scratch, &input, 0, 0);
+                let reference = serde_json::from_slice::<Value>(&input).ok();
+                if let Some((value, end)) = &built {
+                    let prefix = serde_json::from_slice::<Value>(&input[..*end]);
+                    assert_eq!(
+                        prefix.ok().as_ref(),
+                        Some(value),
+                        "{:?}",
+                        String::from_utf8_lossy(&input)
+                    );
+                }
+                // Its callers start it at the value's first byte.
+                let shallow = input.iter().filter(|&&c| c == b'[').count() <= 32;
+                let starts = input.first().is_some_and(|&c| !lex::is_ws(c));
+                if let Some(reference) = reference
+                    && shallow
+                    && starts
+                {
+                    let (value, end) = built.expect("fused stops where serde_json accepts");
+                    let rest = &input[end..];
+                    assert!(rest.iter().all(|&c| lex::is_ws(c)));
+                    assert_eq!(value, reference);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000);
+        // Deeper than `FUSED_DEPTH`: left to the validating walk.
+        assert!(
+            fused(
+                Text::of(deep.as_bytes()),
+                &mut scratch,
+                deep.as_bytes(),
+                0,
+                0
+            )
+            .is_none()
+        );
     }
 }

@@ -134,7 +134,17 @@ pub(crate) trait Items<'a>: Sink {
     fn string(&mut self, s: &mut Cursor<'a>, _key: Option<ItemKey>) -> Result<(), BodyError> {
         s.string(true).map(drop)
     }
-    /// A member whose value is not a string.
+    /// A member whose value is not a string: `s` is at its first byte,
+    /// and the call checks the value fully (`s.value_full(ITEM)`) and hands
+    /// it to [`other`](Self::other). The `alloc` builder builds `_meta` as
+    /// it checks it.
+    #[inline]
+    fn value(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
+        let value = s.value_full(ITEM)?;
+        self.other(key, value);
+        Ok(())
+    }
+    /// A member whose value is not a string, checked.
     #[inline]
     fn other(&mut self, _key: Option<ItemKey>, _value: RawJson<'a>) {}
     /// The item closed with the members seen in `shape`: whether it is a
@@ -270,8 +280,7 @@ impl<'a> Cursor<'a> {
                         if first == Some(b'"') {
                             sink.string(self, c.key)?;
                         } else {
-                            let value = self.value_full(ITEM)?;
-                            sink.other(c.key, value);
+                            sink.value(self, c.key)?;
                         }
                         In::After
                     }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::Fields;
+use super::{Fields, RawFields};
 use crate::error::{BodyError, Detail};
 use crate::json::borrowed::{JsonStr, RawJson};
 use crate::json::cursor::Cursor;
@@ -75,6 +75,16 @@ impl<'a> ErrorView<'a> {
     /// [`ResultView`](crate::ResultView)'s is (see its `decode_body`).
     #[inline(always)]
     pub(crate) fn decode_body(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_with(json, &mut ())
+    }
+
+    /// [`decode`](Self::decode), handing `data` to `raw` (the `alloc`
+    /// builder builds its `Value` as it checks it).
+    #[inline(always)]
+    pub(crate) fn decode_with<R: RawFields<'a>>(
+        json: &'a [u8],
+        raw: &mut R,
+    ) -> Result<Self, BodyError> {
         let mut s = Cursor::new(json);
         let mut code = None;
         let mut message = None;
@@ -84,7 +94,7 @@ impl<'a> ErrorView<'a> {
             match i {
                 0 => code = Some(s.i32_field()?),
                 1 => message = s.string_field(Field::Message)?,
-                _ => data = s.raw_field(Field::Data)?,
+                _ => data = raw.raw(&mut s, Field::Data)?,
             }
         }
         let (Some(code), Some(message)) = (code, message) else {

@@ -21,6 +21,21 @@ pub(crate) use crate::json::body::Fields;
 /// The open containers around a top-level field's value: the struct itself.
 pub(crate) const TOP: usize = 1;
 
+/// Where a view's decode hands its raw fields (`_meta`, `inputResponses`,
+/// `data`): by default each is checked as a `serde_json::Value`
+/// ([`Cursor::raw_field`]); the `alloc` builder builds the `Value` as it
+/// checks it.
+pub(crate) trait RawFields<'a> {
+    /// The raw field `field`, `s` after its key's colon (`null` is `None`).
+    #[inline(always)]
+    fn raw(&mut self, s: &mut Cursor<'a>, field: Field) -> Result<Option<RawJson<'a>>, BodyError> {
+        s.raw_field(field)
+    }
+}
+
+/// The views' own decodes: every raw field checked, nothing built.
+impl RawFields<'_> for () {}
+
 impl<'a> Cursor<'a> {
     /// A top-level field's value is next (after whitespace): what `field`
     /// takes of its first byte, by the one rule ([`take`]). `null` for an

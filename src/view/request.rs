@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::Fields;
+use super::{Fields, RawFields};
 use crate::error::{BodyError, Detail};
 use crate::json::borrowed::{JsonStr, RawJson};
 use crate::json::cursor::Cursor;
@@ -60,6 +60,16 @@ impl<'a> RequestView<'a> {
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
     pub fn decode(json: &'a [u8]) -> Result<Self, BodyError> {
+        Self::decode_with(json, &mut ())
+    }
+
+    /// [`decode`](Self::decode), handing `_meta` and `inputResponses` to
+    /// `raw` (the `alloc` builder builds their `Value`s as it checks them).
+    #[inline(always)]
+    pub(crate) fn decode_with<R: RawFields<'a>>(
+        json: &'a [u8],
+        raw: &mut R,
+    ) -> Result<Self, BodyError> {
         let mut s = Cursor::new(json);
         let mut uri = None;
         let mut meta = None;
@@ -68,9 +78,9 @@ impl<'a> RequestView<'a> {
         let mut fields = Fields::open(&mut s, Detail::REQUEST)?;
         while let Some(i) = fields.next(&mut s, REQUEST_KEYS)? {
             match i {
-                0 => meta = s.raw_field(Field::ReqMeta)?,
+                0 => meta = raw.raw(&mut s, Field::ReqMeta)?,
                 1 => uri = s.string_field(Field::ReqUri)?,
-                2 => input_responses = s.raw_field(Field::InputResponses)?,
+                2 => input_responses = raw.raw(&mut s, Field::InputResponses)?,
                 _ => request_state = s.string_field(Field::RequestState)?,
             }
         }

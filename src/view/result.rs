@@ -4,7 +4,7 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use super::{Fields, TOP};
+use super::{Fields, RawFields, TOP};
 use crate::blob::Blob;
 use crate::error::{BodyError, Detail};
 use crate::json::body::Take;
@@ -122,7 +122,7 @@ impl<'a> ResultView<'a> {
                 1 => ttl_ms = s.ttl_field()?,
                 2 => cache_scope = s.cache_scope_field()?,
                 3 => contents = Some(s.contents_field(items)?),
-                _ => meta = s.raw_field(Field::ResultMeta)?,
+                _ => meta = items.raw(&mut s, Field::ResultMeta)?,
             }
         }
         let Some((contents, len)) = contents else {
@@ -226,7 +226,8 @@ impl<'a> Cursor<'a> {
 
 /// The validation's item sink ([`Items`]) as the view's decode takes it:
 /// with the long strings it noted for the view's own walk.
-pub(crate) trait ItemSink<'a>: Items<'a> {
+/// Its raw fields (the result's `_meta`) go to the same sink.
+pub(crate) trait ItemSink<'a>: Items<'a> + RawFields<'a> {
     /// The long strings the view remembers for its walk.
     fn spans(&self) -> Spans {
         Spans::default()
@@ -234,6 +235,8 @@ pub(crate) trait ItemSink<'a>: Items<'a> {
 }
 
 impl Sink for Spans {}
+
+impl RawFields<'_> for Spans {}
 
 impl ItemSink<'_> for Spans {
     fn spans(&self) -> Spans {
@@ -529,6 +532,7 @@ impl<'a> Found<'a> {
 }
 
 impl Sink for Found<'_> {}
+impl<'a> RawFields<'a> for Found<'a> {}
 impl<'a> ItemSink<'a> for Found<'a> {}
 
 impl<'a> Items<'a> for Found<'a> {
