@@ -195,9 +195,10 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
                 body: text,
                 ..Build::default()
             };
-            let view = ResultView::decode_with(raw.json(), &mut build);
-            Scratch::give(build.scratch);
-            let view = view.map_err(|e| FrameError::Body(e.shifted(1)))?;
+            let view = ResultView::decode_with(raw.json(), &mut build)
+                .map_err(|e| FrameError::Body(e.shifted(1)))?;
+            // (On an error the scratch goes with `build`.)
+            Scratch::give(&mut build.scratch);
             let mut result = result(&view, build.items, Text::default(), false);
             result.meta = build.result_meta.map(|m| MetaObject(members(m)));
             Ok(OwnedFrame::Result(result))
@@ -206,12 +207,13 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
             // One pass: `data` is built as it is checked.
             let text = Text::of(raw.json());
             let mut values = Values::new(text);
-            let view = ErrorView::decode_with(raw.json(), &mut values);
-            Scratch::give(core::mem::take(&mut values.scratch));
-            let view = view.map_err(|e| FrameError::Body(e.shifted(1)))?;
+            let view = ErrorView::decode_with(raw.json(), &mut values)
+                .map_err(|e| FrameError::Body(e.shifted(1)))?;
+            let message = text.string(view.message());
+            Scratch::give(&mut values.scratch);
             Ok(OwnedFrame::Error(ErrorData::new(
                 ErrorCode(view.code()),
-                text.string(view.message()),
+                message,
                 values.other,
             )))
         }
@@ -422,10 +424,21 @@ impl Scratch {
         SCRATCH.with(core::cell::Cell::take)
     }
 
-    /// Keeps `scratch` for the thread's next decode, if there is one and
-    /// it is not long.
-    fn give(scratch: Vec<u8>) {
-        if scratch.capacity() != 0 && scratch.capacity() <= Self::KEEP {
+    /// Keeps the scratch in `slot` for the thread's next decode, if the
+    /// decode took one and it is not long.
+    #[inline]
+    fn give(slot: &mut Vec<u8>) {
+        if slot.capacity() != 0 {
+            Self::keep(core::mem::take(slot));
+        }
+    }
+
+    /// [`give`](Self::give)'s keeping, apart from the decodes that never
+    /// take a scratch (short frames).
+    #[cold]
+    #[inline(never)]
+    fn keep(scratch: Vec<u8>) {
+        if scratch.capacity() <= Self::KEEP {
             SCRATCH.with(|kept| kept.set(scratch));
         }
     }
@@ -664,9 +677,7 @@ pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyErr
     // One pass: `_meta` and `inputResponses` are built as they are checked.
     let text = Text::of(bytes);
     let mut values = Values::new(text);
-    let view = RequestView::decode_with(bytes, &mut values);
-    Scratch::give(core::mem::take(&mut values.scratch));
-    let view = view?;
+    let view = RequestView::decode_with(bytes, &mut values)?;
     let mut params = ReadResourceRequestParams::new(text.string(view.uri()));
     params.meta = values
         .meta
@@ -675,6 +686,8 @@ pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyErr
         .other
         .map(|m| members(m).into_iter().collect::<BTreeMap<_, _>>());
     params.request_state = view.request_state().map(|s| text.string(s));
+    // (On an error the scratch goes with `values`.)
+    Scratch::give(&mut values.scratch);
     Ok(params)
 }
 
