@@ -5,11 +5,12 @@
 //! needs it too; everything outside it stays `no_std` and allocation-free.
 //!
 //! * [`decode_frame`] / [`decode_request`]: the reference decoder
-//!   (`serde_json::from_slice` into the `rmcp` 3.11.0 types), computed as
-//!   [`Frame::decode`] / [`RequestView::decode`] followed by a conversion.
-//!   They accept exactly what the views accept, and the values are equal to
-//!   the reference's. A result's items are built in the validating pass
-//!   itself (no second walk over `contents`).
+//!   (`serde_json::from_slice` into the `rmcp` 3.11.0 types), computed in
+//!   the pass of [`Frame::decode`] / [`RequestView::decode`]: they accept
+//!   exactly what the views accept, and the values are equal to the
+//!   reference's. The items, their strings and the `serde_json::Value`s of
+//!   `_meta`, `data` and `inputResponses` are built as they are checked (no
+//!   second walk over any of them).
 //! * `From` impls turn each view into its `rmcp` type. They are plain `From`
 //!   (not `TryFrom`): a view exists only for input the reference accepts, so
 //!   it always converts. Strings are unescaped from the validated text
@@ -160,8 +161,11 @@ impl From<ErrorData> for OwnedFrame {
 
 /// Decodes a response frame into the `rmcp` types: the reference decoder.
 ///
-/// Validates as [`Frame::decode`] does and builds the result's items in the
-/// same pass; the rest of the value comes from the view.
+/// Validates as [`Frame::decode`] does and builds the values in the same
+/// pass: the result's items, its `_meta` and theirs, an error's `data`
+/// (the other fields come from the view). Long or escape-dense strings are
+/// unescaped through a scratch buffer kept for the thread's next call (at
+/// most 64 KiB).
 ///
 /// # Errors
 ///
