@@ -74,7 +74,6 @@
 
 extern crate std;
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use std::io;
@@ -203,9 +202,11 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
                 .map_err(|e| FrameError::Body(e.shifted(1)))?;
             // (On an error the scratch goes with `build`.)
             Scratch::give(&mut build.scratch);
-            let mut result = result(&view, build.items, Text::default(), false);
-            result.meta = build.result_meta.map(|m| MetaObject(members(m)));
-            Ok(OwnedFrame::Result(result))
+            Ok(OwnedFrame::Result(result(
+                &view,
+                build.items,
+                build.result_meta,
+            )))
         }
         Tag::Error => {
             // One pass: `data` is built as it is checked.
@@ -213,13 +214,9 @@ pub fn decode_frame(bytes: &[u8]) -> Result<OwnedFrame, FrameError> {
             let mut values = Values::new(text);
             let view = ErrorView::decode_with(raw.json(), &mut values)
                 .map_err(|e| FrameError::Body(e.shifted(1)))?;
-            let message = text.string(view.message());
+            let error = error(&view, text, values.other.take());
             Scratch::give(&mut values.scratch);
-            Ok(OwnedFrame::Error(ErrorData::new(
-                ErrorCode(view.code()),
-                message,
-                values.other,
-            )))
+            Ok(OwnedFrame::Error(error))
         }
     }
 }
@@ -682,14 +679,7 @@ pub fn decode_request(bytes: &[u8]) -> Result<ReadResourceRequestParams, BodyErr
     let text = Text::of(bytes);
     let mut values = Values::new(text);
     let view = RequestView::decode_with(bytes, &mut values)?;
-    let mut params = ReadResourceRequestParams::new(text.string(view.uri()));
-    params.meta = values
-        .meta
-        .map(|m| RequestMetaObject(MetaObject(members(m))));
-    params.input_responses = values
-        .other
-        .map(|m| members(m).into_iter().collect::<BTreeMap<_, _>>());
-    params.request_state = view.request_state().map(|s| text.string(s));
+    let params = request(&view, text, values.meta.take(), values.other.take());
     // (On an error the scratch goes with `values`.)
     Scratch::give(&mut values.scratch);
     Ok(params)
@@ -824,23 +814,26 @@ impl From<Frame<'_>> for OwnedFrame {
 
 impl From<RequestView<'_>> for ReadResourceRequestParams {
     fn from(view: RequestView<'_>) -> Self {
-        request(&view, Text::default())
+        request(
+            &view,
+            Text::default(),
+            view.meta().map(Value::from),
+            view.input_responses().map(Value::from),
+        )
     }
 }
 
-/// The request `view` describes, its strings from `text`.
-fn request(view: &RequestView<'_>, text: Text<'_>) -> ReadResourceRequestParams {
+/// The request `view` describes, its strings from `text`, with its
+/// `_meta` and `inputResponses` already built.
+fn request(
+    view: &RequestView<'_>,
+    text: Text<'_>,
+    meta: Option<Value>,
+    input_responses: Option<Value>,
+) -> ReadResourceRequestParams {
     let mut params = ReadResourceRequestParams::new(text.string(view.uri()));
-    params.meta = view
-        .meta()
-        .map(|m| RequestMetaObject(MetaObject(object(m, text))));
-    params.input_responses = view.input_responses().map(|m| {
-        let mut map = BTreeMap::new();
-        for (key, value) in m.members() {
-            map.insert(text.string(key), parse(value.as_bytes(), text).0);
-        }
-        map
-    });
+    params.meta = meta.map(|m| RequestMetaObject(MetaObject(members(m))));
+    params.input_responses = input_responses.map(|m| members(m).into_iter().collect());
     params.request_state = view.request_state().map(|s| text.string(s));
     params
 }
@@ -850,27 +843,23 @@ impl From<ResultView<'_>> for ReadResourceResult {
         result(
             &view,
             view.contents().map(ResourceContents::from).collect(),
-            Text::default(),
-            true,
+            view.meta().map(Value::from),
         )
     }
 }
 
-/// The result `view` describes, with its items already converted, and its
-/// `_meta` (if `meta`) from `text`.
+/// The result `view` describes, with its items and its `_meta` already
+/// built.
 fn result(
     view: &ResultView<'_>,
     contents: Vec<ResourceContents>,
-    text: Text<'_>,
-    meta: bool,
+    meta: Option<Value>,
 ) -> ReadResourceResult {
     let mut result = ReadResourceResult::new(contents);
     result.result_type = view.result_type().and_then(result_type);
     result.ttl_ms = view.ttl_ms();
     result.cache_scope = view.cache_scope().map(RmcpCacheScope::from);
-    if meta {
-        result.meta = view.meta().map(|m| MetaObject(object(m, text)));
-    }
+    result.meta = meta.map(|m| MetaObject(members(m)));
     result
 }
 
@@ -898,17 +887,14 @@ impl From<Content<'_>> for ResourceContents {
 
 impl From<ErrorView<'_>> for ErrorData {
     fn from(view: ErrorView<'_>) -> Self {
-        error(&view, Text::default())
+        error(&view, Text::default(), view.data().map(Value::from))
     }
 }
 
-/// The error `view` describes, its strings from `text`.
-fn error(view: &ErrorView<'_>, text: Text<'_>) -> ErrorData {
-    ErrorData::new(
-        ErrorCode(view.code()),
-        text.string(view.message()),
-        view.data().map(|d| parse(d.as_bytes(), text).0),
-    )
+/// The error `view` describes, its message from `text`, with its `data`
+/// already built.
+fn error(view: &ErrorView<'_>, text: Text<'_>, data: Option<Value>) -> ErrorData {
+    ErrorData::new(ErrorCode(view.code()), text.string(view.message()), data)
 }
 
 impl From<CacheScope> for RmcpCacheScope {
