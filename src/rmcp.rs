@@ -1097,9 +1097,15 @@ fn fused(
             let (text, quote) = one_pass(body, scratch, buf, i + 1)?;
             Some((Value::String(text), quote + 1))
         }
-        b't' => literal(buf, i, b"true", Value::Bool(true)),
-        b'f' => literal(buf, i, b"false", Value::Bool(false)),
-        b'n' => literal(buf, i, b"null", Value::Null),
+        first @ (b't' | b'f' | b'n') => {
+            let end = literal_end(buf, i + 1, lex::literal_rest(first))?;
+            let value = match first {
+                b't' => Value::Bool(true),
+                b'f' => Value::Bool(false),
+                _ => Value::Null,
+            };
+            Some((value, end))
+        }
         b'-' | b'0'..=b'9' => {
             let (end, class) = NumberLexeme::whole(buf, i, true).ok()?;
             let value = match class {
@@ -1115,10 +1121,18 @@ fn fused(
     }
 }
 
-/// `word` at `buf[i]`, as `value`, and the index after it.
-fn literal(buf: &[u8], i: usize, word: &[u8], value: Value) -> Option<(Value, usize)> {
-    let end = i + word.len();
-    (buf.get(i..end)? == word).then_some((value, end))
+/// The index after a literal whose first byte is before `buf[i]`: `rest`
+/// is the rest of its word, packed ([`lex::literal_rest`], the one
+/// statement of the literals), and must follow byte for byte.
+fn literal_end(buf: &[u8], mut i: usize, mut rest: u32) -> Option<usize> {
+    while rest != 0 {
+        if *buf.get(i)? != rest.to_le_bytes()[0] {
+            return None;
+        }
+        i += 1;
+        rest >>= 8;
+    }
+    Some(i)
 }
 
 /// The index of the first byte at or after `i` that is not whitespace.
