@@ -42,10 +42,10 @@ use crate::view::result::{Body, ResultView};
 // ----- checks on decoded views -------------------------------------------
 
 /// Whether a body's top-level value is an object (not the positional form).
-fn object_form(json: &[u8], item: Option<usize>) -> Result<(), SpecError> {
+fn object_form(json: &[u8]) -> Result<(), SpecError> {
     match validated::ws(json).first() {
         Some(b'{') => Ok(()),
-        _ => Err(SpecError::new(SpecErrorKind::PositionalForm, item)),
+        _ => Err(SpecError::new(SpecErrorKind::PositionalForm, None)),
     }
 }
 
@@ -104,7 +104,7 @@ impl ResultView<'_> {
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
         let json = self.json();
-        object_form(json, None)?;
+        object_form(json)?;
         if let Some(rt) = self.result_type() {
             check_result_type(rt.into())?;
         }
@@ -164,7 +164,7 @@ impl ErrorView<'_> {
     /// # Ok::<(), diverge_frame::FrameError>(())
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
-        object_form(self.json(), None)?;
+        object_form(self.json())?;
         check_error_code(self.code())
     }
 }
@@ -187,7 +187,7 @@ impl RequestView<'_> {
     /// # Ok::<(), diverge_frame::BodyError>(())
     /// ```
     pub fn check_spec(&self) -> Result<(), SpecError> {
-        object_form(self.json(), None)?;
+        object_form(self.json())?;
         check_uri(self.uri().into(), None)
     }
 }
