@@ -97,10 +97,11 @@ use crate::json::event::Field;
 use crate::json::event::Sink;
 use crate::json::find;
 use crate::json::items::{ITEM, Items};
-use crate::json::number::{Num, Number as NumberLexeme};
+use crate::json::number::Num;
 use crate::json::shape::{CacheScope, ItemKey, ItemShape};
 use crate::json::text;
 use crate::json::validated::next_key;
+use crate::json::walk::ValueSink;
 use crate::json::{lex, unescape, validated};
 use crate::view::error::ErrorView;
 use crate::view::request::RequestView;
@@ -505,10 +506,8 @@ impl<'a> RawFields<'a> for Values<'a> {
 }
 
 /// A raw field (`s` after its key's colon) checked as the view's decode
-/// checks it ([`Cursor::raw_field`]) and its `Value` put in `slot`: built
-/// as it is checked ([`fused`]) or, wherever that stops, checked by the
-/// validating walk (which names any defect) and built from the checked
-/// text ([`parse`]).
+/// checks it ([`Cursor::raw_field`]), and its `Value` put in `slot`, built
+/// as the validating walk checks it ([`Builder`]).
 fn raw_built<'a>(
     s: &mut Cursor<'a>,
     field: Field,
@@ -519,16 +518,9 @@ fn raw_built<'a>(
     if s.field_take(field)? != Take::Raw {
         return Ok(None);
     }
-    let start = s.pos;
-    if let Some((value, end)) = fused(body, scratch, s.buf, start, 0) {
-        *slot = Some(value);
-        s.pos = end;
-        return Ok(Some(RawJson::new(
-            s.buf.get(start..end).unwrap_or_default(),
-        )));
-    }
-    let raw = s.value_full(TOP)?;
-    *slot = Some(parse(raw.as_bytes(), body).0);
+    let mut built = Builder::new(body, scratch);
+    let raw = s.value_built(TOP, &mut built)?;
+    *slot = Some(core::mem::take(&mut built.value));
     Ok(Some(raw))
 }
 
@@ -571,11 +563,12 @@ impl<'a> Items<'a> for Build<'a> {
     }
 
     fn value(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
-        if key == Some(ItemKey::Meta)
-            && let Some((map, end)) = fused_object(self.body, &mut self.scratch, s.buf, s.pos)
-        {
-            self.meta = Some(map);
-            s.pos = end;
+        if key == Some(ItemKey::Meta) {
+            // Built as it is checked; as `other` takes it.
+            let mut built = Builder::new(self.body, &mut self.scratch);
+            s.value_built(ITEM, &mut built)?;
+            let value = core::mem::take(&mut built.value);
+            self.meta = (!value.is_null()).then(|| members(value));
             return Ok(());
         }
         let value = s.value_full(ITEM)?;
@@ -1002,145 +995,129 @@ fn parse<'b>(b: &'b [u8], text: Text<'_>) -> (Value, &'b [u8]) {
     }
 }
 
-/// How deep [`fused`] builds before it leaves a value to the validating
-/// walk (which knows serde_json's depth limit) and [`parse`].
-const FUSED_DEPTH: u32 = 32;
+/// A `serde_json::Value` built from the parts the validating walk hands
+/// on as it checks them ([`ValueSink`]): `_meta`, `data` and
+/// `inputResponses` checked and built in one pass, the walk the one
+/// statement of the grammar (its errors, kinds and offsets, are
+/// [`Frame::decode`]'s). Strings (keys too) are read by [`one_pass`] where
+/// the body is text and the string valid, else by the walk's lexeme, which
+/// names the defect; numbers come with the class the number lexeme gave
+/// (serde_json's range checks included), a float parsed by [`number`];
+/// the last of equal keys wins.
+struct Builder<'s, 'b> {
+    body: Text<'b>,
+    scratch: &'s mut Vec<u8>,
+    /// The container open last (the only one, in most `_meta` objects).
+    open: Option<Container>,
+    /// In an object, the key whose value comes next.
+    key: String,
+    /// The containers open around it, outermost first, each with the key
+    /// its inner container is the value of.
+    outer: Vec<(Container, String)>,
+    /// The value, once whole.
+    value: Value,
+}
 
-/// The object whose `{` is at `buf[i]` (a body that is text, as `body`
-/// says), checked and built as a `Map` in one pass ([`fused`]), and the
-/// index after its `}`; `None` where it is not an object, or wherever
-/// [`fused`] stops.
-#[inline]
-fn fused_object(
-    body: Text<'_>,
-    scratch: &mut Vec<u8>,
-    buf: &[u8],
-    i: usize,
-) -> Option<(Map<String, Value>, usize)> {
-    if buf.get(i) != Some(&b'{') {
-        return None;
+/// A container being built.
+enum Container {
+    Object(Map<String, Value>),
+    Array(Vec<Value>),
+}
+
+impl<'s, 'b> Builder<'s, 'b> {
+    fn new(body: Text<'b>, scratch: &'s mut Vec<u8>) -> Self {
+        Self {
+            body,
+            scratch,
+            open: None,
+            key: String::new(),
+            outer: Vec::new(),
+            value: Value::Null,
+        }
     }
-    match fused(body, scratch, buf, i, 0)? {
-        (Value::Object(map), end) => Some((map, end)),
-        _ => None,
+
+    /// `value` into the container open last, or as the whole value.
+    #[inline]
+    fn put(&mut self, value: Value) {
+        match &mut self.open {
+            Some(Container::Object(map)) => {
+                map.insert(core::mem::take(&mut self.key), value);
+            }
+            Some(Container::Array(items)) => items.push(value),
+            None => self.value = value,
+        }
     }
 }
 
-/// The value at `buf[i]` built as the `Value` serde_json gives while it is
-/// checked, in one pass: strings (keys too) by [`one_pass`], numbers by
-/// the core's number lexeme ([`NumberLexeme::whole`], serde_json's range
-/// checks included) and [`number`], the last of equal keys winning. It
-/// returns the value and the index after it, or `None` at anything but a
-/// valid value: a defect, the end of the input, a body that is not text,
-/// more than [`FUSED_DEPTH`] levels. Its caller then walks the value again
-/// with the validating walk, which names the defect (kinds and offsets stay
-/// [`Frame::decode`]'s), and builds it with [`parse`]. So `None` is always
-/// safe; accepting what the reference refuses never is (the differential
-/// tests and fuzz targets hold it).
-fn fused(
-    body: Text<'_>,
-    scratch: &mut Vec<u8>,
-    buf: &[u8],
-    i: usize,
-    depth: u32,
-) -> Option<(Value, usize)> {
-    match *buf.get(i)? {
-        b'{' => {
-            if depth == FUSED_DEPTH {
-                return None;
-            }
-            let mut map = Map::new();
-            let mut j = skip_ws(buf, i + 1);
-            if buf.get(j) == Some(&b'}') {
-                return Some((Value::Object(map), j + 1));
-            }
-            loop {
-                if buf.get(j) != Some(&b'"') {
-                    return None;
-                }
-                let (key, quote) = one_pass(body, scratch, buf, j + 1)?;
-                j = skip_ws(buf, quote + 1);
-                if buf.get(j) != Some(&b':') {
-                    return None;
-                }
-                let (value, end) = fused(body, scratch, buf, skip_ws(buf, j + 1), depth + 1)?;
-                map.insert(key, value);
-                j = skip_ws(buf, end);
-                match *buf.get(j)? {
-                    b',' => j = skip_ws(buf, j + 1),
-                    b'}' => return Some((Value::Object(map), j + 1)),
-                    _ => return None,
-                }
-            }
-        }
-        b'[' => {
-            if depth == FUSED_DEPTH {
-                return None;
-            }
-            let mut items = Vec::new();
-            let mut j = skip_ws(buf, i + 1);
-            if buf.get(j) == Some(&b']') {
-                return Some((Value::Array(items), j + 1));
-            }
-            loop {
-                let (item, end) = fused(body, scratch, buf, j, depth + 1)?;
-                items.push(item);
-                j = skip_ws(buf, end);
-                match *buf.get(j)? {
-                    b',' => j = skip_ws(buf, j + 1),
-                    b']' => return Some((Value::Array(items), j + 1)),
-                    _ => return None,
-                }
-            }
-        }
-        b'"' => {
-            let (text, quote) = one_pass(body, scratch, buf, i + 1)?;
-            Some((Value::String(text), quote + 1))
-        }
-        first @ (b't' | b'f' | b'n') => {
-            let end = literal_end(buf, i + 1, lex::literal_rest(first))?;
-            let value = match first {
-                b't' => Value::Bool(true),
-                b'f' => Value::Bool(false),
-                _ => Value::Null,
-            };
-            Some((value, end))
-        }
-        b'-' | b'0'..=b'9' => {
-            let (end, class) = NumberLexeme::whole(buf, i, true).ok()?;
-            let value = match class {
-                Num::U64(n) => Value::Number(n.into()),
-                Num::I64(n) => Value::Number(n.into()),
-                Num::F64 => number(buf.get(i..end)?),
-            };
-            // `number` gives `null` for no finite float, which the lexeme's
-            // range check has refused already.
-            (!value.is_null()).then_some((value, end))
-        }
-        _ => None,
-    }
-}
+impl<'a> ValueSink<'a> for Builder<'_, '_> {
+    const TAKES: bool = true;
 
-/// The index after a literal whose first byte is before `buf[i]`: `rest`
-/// is the rest of its word, packed ([`lex::literal_rest`], the one
-/// statement of the literals), and must follow byte for byte.
-fn literal_end(buf: &[u8], mut i: usize, mut rest: u32) -> Option<usize> {
-    while rest != 0 {
-        if *buf.get(i)? != rest.to_le_bytes()[0] {
-            return None;
+    #[inline]
+    fn open(&mut self, object: bool) {
+        let open = if object {
+            Container::Object(Map::new())
+        } else {
+            Container::Array(Vec::new())
+        };
+        if let Some(outer) = self.open.replace(open) {
+            self.outer.push((outer, core::mem::take(&mut self.key)));
         }
-        i += 1;
-        rest >>= 8;
     }
-    Some(i)
-}
 
-/// The index of the first byte at or after `i` that is not whitespace.
-fn skip_ws(buf: &[u8], mut i: usize) -> usize {
-    while buf.get(i).is_some_and(|&c| lex::is_ws(c)) {
-        i += 1;
+    #[inline]
+    fn close(&mut self) {
+        let inner = match self.outer.pop() {
+            Some((outer, key)) => {
+                self.key = key;
+                self.open.replace(outer)
+            }
+            None => self.open.take(),
+        };
+        match inner {
+            Some(Container::Object(map)) => self.put(Value::Object(map)),
+            Some(Container::Array(items)) => self.put(Value::Array(items)),
+            None => {}
+        }
     }
-    i
+
+    fn string(&mut self, s: &mut Cursor<'a>, key: bool) -> Result<(), BodyError> {
+        let text = match one_pass(self.body, self.scratch, s.buf, s.pos + 1) {
+            Some((text, quote)) => {
+                s.pos = quote + 1;
+                text
+            }
+            // Not valid (the lexeme names the defect), or a body that is
+            // not text.
+            None => {
+                let text = s.string(true)?;
+                self.body.string(text)
+            }
+        };
+        if key {
+            self.key = text;
+        } else {
+            self.put(Value::String(text));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn number(&mut self, raw: &'a [u8], class: Num) {
+        self.put(match class {
+            Num::U64(n) => Value::Number(n.into()),
+            Num::I64(n) => Value::Number(n.into()),
+            Num::F64 => number(raw),
+        });
+    }
+
+    #[inline]
+    fn literal(&mut self, first: u8) {
+        self.put(match first {
+            b't' => Value::Bool(true),
+            b'f' => Value::Bool(false),
+            _ => Value::Null,
+        });
+    }
 }
 
 /// The bytes after the `end` bracket that closes a validated container
@@ -1343,16 +1320,16 @@ mod tests {
         }
     }
 
-    /// The fused builder against serde_json: on a set of values (every
-    /// kind, nesting, escapes, surrogates, numbers at their range limits,
-    /// duplicate keys), every prefix of each and every one-byte change of
-    /// it. Where `fused` builds a value, serde_json parses the same bytes to
-    /// an equal `Value`; where serde_json accepts a value whole, `fused`
-    /// builds it, unless it is deeper than `FUSED_DEPTH`. (Where it stops,
-    /// its callers fall back to the validating walk.)
+    /// The builder against serde_json and the walk alone: on a set of
+    /// values (every kind, nesting deeper than the builder's stack part,
+    /// escapes, surrogates, numbers at their range limits, duplicate keys),
+    /// every prefix of each and every one-byte change of it. The walk with
+    /// the builder answers as the walk alone (the same error, or the same
+    /// end); where it accepts, serde_json parses the same bytes to an equal
+    /// `Value`; where serde_json accepts a value whole, so does the walk.
     #[test]
     #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
-    fn fused_builds_what_serde_json_parses_and_nothing_else() {
+    fn the_builder_builds_what_serde_json_parses_and_nothing_else() {
         use alloc::borrow::ToOwned;
         use alloc::format;
         let deep = format!("{}1{}", "[".repeat(40), "]".repeat(40));
@@ -1386,43 +1363,36 @@ mod tests {
                 }
             }
             for input in inputs {
-                let built = fused(Text::of(&input), &mut scratch, &input, 0, 0);
-                let reference = serde_json::from_slice::<Value>(&input).ok();
-                if let Some((value, end)) = &built {
-                    let prefix = serde_json::from_slice::<Value>(&input[..*end]);
+                // Built as checked, and checked alone: the same answer,
+                // the same end.
+                let mut built = Builder::new(Text::of(&input), &mut scratch);
+                let mut s = Cursor::new(&input);
+                let walked = s.value_built(0, &mut built).map(|_| s.pos);
+                let mut alone = Cursor::new(&input);
+                assert_eq!(
+                    walked,
+                    alone.value_full(0).map(|_| alone.pos),
+                    "{:?}",
+                    String::from_utf8_lossy(&input)
+                );
+                let value = core::mem::take(&mut built.value);
+                if let Ok(end) = walked {
+                    let prefix = serde_json::from_slice::<Value>(&input[..end]);
                     assert_eq!(
                         prefix.ok().as_ref(),
-                        Some(value),
+                        Some(&value),
                         "{:?}",
                         String::from_utf8_lossy(&input)
                     );
                 }
-                // Its callers start it at the value's first byte.
-                let shallow = input.iter().filter(|&&c| c == b'[').count() <= 32;
-                let starts = input.first().is_some_and(|&c| !lex::is_ws(c));
-                if let Some(reference) = reference
-                    && shallow
-                    && starts
-                {
-                    let (value, end) = built.expect("fused stops where serde_json accepts");
-                    let rest = &input[end..];
-                    assert!(rest.iter().all(|&c| lex::is_ws(c)));
+                if let Ok(reference) = serde_json::from_slice::<Value>(&input) {
+                    let end = walked.expect("the walk accepts what serde_json accepts");
+                    assert!(input[end..].iter().all(|&c| lex::is_ws(c)));
                     assert_eq!(value, reference);
                 }
                 checked += 1;
             }
         }
         assert!(checked > 1000);
-        // Deeper than `FUSED_DEPTH`: left to the validating walk.
-        assert!(
-            fused(
-                Text::of(deep.as_bytes()),
-                &mut scratch,
-                deep.as_bytes(),
-                0,
-                0
-            )
-            .is_none()
-        );
     }
 }

@@ -268,7 +268,7 @@ impl<'a> Cursor<'a> {
     }
 
     #[inline(always)]
-    fn number_of(&mut self, full: bool) -> Result<Num, BodyError> {
+    pub(super) fn number_of(&mut self, full: bool) -> Result<Num, BodyError> {
         let mut n = Number::new(self.pos, full);
         self.pos = n
             .lex(self.buf, self.pos, 0, true)?

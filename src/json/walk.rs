@@ -67,7 +67,7 @@ use super::borrowed::RawJson;
 use super::cursor::Cursor;
 use super::lex;
 use super::nest::{self, BITS, Word};
-use super::number::Number;
+use super::number::{Num, Number};
 use super::shape::{Key, SCOPE_KEYS, ScopeRule};
 use super::text::Cut;
 
@@ -86,6 +86,56 @@ pub(crate) const DEEP_WINDOW: usize = 65_536;
 /// slides instead.
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const DEEP_WINDOW: usize = WINDOW;
+
+/// What the whole-buffer lane hands on as it checks a value: its parts, in
+/// reading order, each once it is checked (the `alloc` builder makes the
+/// `serde_json::Value` of them: the rmcp path checks and builds `_meta`,
+/// `data` and `inputResponses` in one pass). The walk stays the one
+/// statement of the grammar; the sink only builds. `()` takes nothing, and
+/// with it the walk compiles to exactly what it is without a sink.
+pub(crate) trait ValueSink<'a> {
+    /// Whether the sink takes the parts (false: the walk makes no call).
+    const TAKES: bool;
+
+    /// A container opened (`object`: `{`, else `[`).
+    fn open(&mut self, object: bool);
+
+    /// The container opened last closed.
+    fn close(&mut self);
+
+    /// A string (`key`: an object's key), `s` at its opening quote. The
+    /// sink reads it, checked exactly as [`Cursor::string`] checks it
+    /// fully (the same errors, the first in reading order), and leaves `s`
+    /// after its closing quote.
+    ///
+    /// # Errors
+    ///
+    /// [`Cursor::string`]'s.
+    fn string(&mut self, s: &mut Cursor<'a>, key: bool) -> Result<(), BodyError>;
+
+    /// A number, checked: its text and its class.
+    fn number(&mut self, raw: &'a [u8], class: Num);
+
+    /// `true`, `false` or `null`, by its first byte.
+    fn literal(&mut self, first: u8);
+}
+
+/// No sink: the walk checks only.
+impl<'a> ValueSink<'a> for () {
+    const TAKES: bool = false;
+
+    fn open(&mut self, _: bool) {}
+
+    fn close(&mut self) {}
+
+    fn string(&mut self, s: &mut Cursor<'a>, _: bool) -> Result<(), BodyError> {
+        s.string(true).map(drop)
+    }
+
+    fn number(&mut self, _: &'a [u8], _: Num) {}
+
+    fn literal(&mut self, _: u8) {}
+}
 
 /// Where a walk stands (and, in the resumable lane, where it goes on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,6 +311,23 @@ impl<'a> Cursor<'a> {
         ))
     }
 
+    /// [`value_full`](Self::value_full), handing the value's parts to `v`
+    /// as they are checked (hosts: the `alloc` builder's one pass).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn value_built<V: ValueSink<'a>>(
+        &mut self,
+        open: usize,
+        v: &mut V,
+    ) -> Result<RawJson<'a>, BodyError> {
+        let start = self.pos;
+        let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
+        let mut w = Walk::new(true, open, true);
+        self.walk::<false, V>(&mut w, &mut stack, false, v)?;
+        Ok(RawJson::new(
+            self.buf.get(start..self.pos).unwrap_or_default(),
+        ))
+    }
+
     /// Checks one ignored value's syntax, at any depth, naming the first
     /// defect in reading order as serde_json's `ignore_value` does.
     pub(crate) fn value_syntax(&mut self) -> Result<(), BodyError> {
@@ -311,7 +378,7 @@ impl<'a> Cursor<'a> {
             return self.whole_in(FULL, open, None, stack).map(|_| true);
         }
         let mut w = Walk::new(FULL, open, true);
-        Ok(self.walk::<false>(&mut w, stack, grow)? == Walked::Done)
+        Ok(self.walk::<false, ()>(&mut w, stack, grow, &mut ())? == Walked::Done)
     }
 
     /// Walks a `cacheScope` value (not `null`) with `open` containers
@@ -323,7 +390,7 @@ impl<'a> Cursor<'a> {
         }
         let mut stack = [0; MAX_DEPTH.div_ceil(BITS)];
         let mut w = Walk::scope(open, self.peek(), true);
-        self.walk::<false>(&mut w, &mut stack, false)?;
+        self.walk::<false, ()>(&mut w, &mut stack, false, &mut ())?;
         Ok(w.rule)
     }
 
@@ -361,7 +428,7 @@ impl<'a> Cursor<'a> {
             Some(first) => Walk::scope(open, first, true),
             None => Walk::new(full, open, true),
         };
-        self.walk::<false>(&mut w, stack, false)?;
+        self.walk::<false, ()>(&mut w, stack, false, &mut ())?;
         Ok(w.rule)
     }
 
@@ -372,11 +439,11 @@ impl<'a> Cursor<'a> {
         w: &mut Walk,
         stack: &mut [Word],
     ) -> Result<Walked, BodyError> {
-        self.walk::<true>(w, stack, false)
+        self.walk::<true, ()>(w, stack, false, &mut ())
     }
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
     /// Walks one value from `pos` as `w` says, on the bit stack `stack`
     /// (levels `base+1 ..= base+window`, [`BITS`] per word, at least two
     /// words). `R` selects the resumable lane (see the module's text); with
@@ -391,12 +458,16 @@ impl Cursor<'_> {
     /// start ([`recover`](Self::recover)).
     #[inline(always)]
     #[allow(clippy::too_many_lines)]
-    pub(crate) fn walk<const R: bool>(
+    pub(crate) fn walk<const R: bool, V: ValueSink<'a>>(
         &mut self,
         w: &mut Walk,
         stack: &mut [Word],
         grow: bool,
+        v: &mut V,
     ) -> Result<Walked, BodyError> {
+        // The sink's calls: the whole-buffer lane's, with a sink that takes
+        // them (with `()`, none is compiled).
+        let takes = !R && V::TAKES;
         let start = self.pos;
         let window = window(stack.len());
         let full = w.full;
@@ -447,6 +518,9 @@ impl Cursor<'_> {
                             self.pos += 1;
                             depth += 1;
                             nest::set(stack, depth - base - 1, c == b'{');
+                            if takes {
+                                v.open(c == b'{');
+                            }
                             at = if c == b'{' { At::OpenObj } else { At::OpenArr };
                             continue;
                         }
@@ -456,6 +530,11 @@ impl Cursor<'_> {
                                 self.pos += 1;
                                 w.text.start(full, names);
                                 at = At::Str;
+                                continue;
+                            }
+                            if takes {
+                                v.string(self, false)?;
+                                at = At::After;
                                 continue;
                             }
                             let from = self.pos + 1;
@@ -469,6 +548,13 @@ impl Cursor<'_> {
                             if R {
                                 w.number = Number::new(self.base + self.pos, full);
                                 at = At::Num;
+                                continue;
+                            }
+                            if takes {
+                                let from = self.pos;
+                                let class = self.number_of(full)?;
+                                v.number(self.buf.get(from..self.pos).unwrap_or_default(), class);
+                                at = At::After;
                                 continue;
                             }
                             self.number_value(full)?;
@@ -485,6 +571,9 @@ impl Cursor<'_> {
                             if !self.literal(w)? {
                                 return Err(self.err(K::Eof));
                             }
+                            if takes {
+                                v.literal(c);
+                            }
                         }
                         Some(_) => return Err(self.err(K::ExpectedValue)),
                         None => {
@@ -499,6 +588,14 @@ impl Cursor<'_> {
                         self.pos += 1;
                         depth -= 1;
                         at = At::After;
+                        if takes {
+                            v.close();
+                        }
+                    }
+                    Some(b'"') if takes => {
+                        v.string(self, true)?;
+                        self.colon()?;
+                        at = At::Value;
                     }
                     Some(b'"') => at = self.key_start::<R>(w, depth)?,
                     Some(_) => return Err(self.err(K::KeyMustBeString)),
@@ -512,6 +609,9 @@ impl Cursor<'_> {
                         self.pos += 1;
                         depth -= 1;
                         at = At::After;
+                        if takes {
+                            v.close();
+                        }
                     }
                     None => {
                         more!(At::OpenArr);
@@ -538,10 +638,16 @@ impl Cursor<'_> {
                         Some(b']') if !obj => {
                             self.pos += 1;
                             depth -= 1;
+                            if takes {
+                                v.close();
+                            }
                         }
                         Some(b'}') if obj => {
                             self.pos += 1;
                             depth -= 1;
+                            if takes {
+                                v.close();
+                            }
                         }
                         Some(b']' | b'}') => return Err(self.err(K::MismatchedBracket)),
                         None => {
@@ -559,7 +665,7 @@ impl Cursor<'_> {
                     }
                     if nest::is_obj(stack, depth - base - 1) {
                         nest::after_object_comma(next).map_err(|k| self.err(k))?;
-                        if !R && !super::find::HOST {
+                        if takes || (!R && !super::find::HOST) {
                             // At the key's quote: `OpenObj` reads it, so
                             // microcontrollers link one copy of the key's
                             // code.
@@ -801,7 +907,7 @@ mod tests {
     fn whole(input: &[u8], w: &mut Walk) -> Result<usize, BodyError> {
         let mut s = Cursor::new(input);
         let mut stack = [0; WINDOW / BITS];
-        let walked = s.walk::<false>(w, &mut stack, false)?;
+        let walked = s.walk::<false, ()>(w, &mut stack, false, &mut ())?;
         assert_eq!(walked, Walked::Done);
         Ok(s.pos)
     }
