@@ -564,7 +564,8 @@ impl<'a> Items<'a> for Build<'a> {
 
     fn value(&mut self, s: &mut Cursor<'a>, key: Option<ItemKey>) -> Result<(), BodyError> {
         if key == Some(ItemKey::Meta) {
-            // Built as it is checked; as `other` takes it.
+            // Built as it is checked: `null` is absent (an item whose
+            // `_meta` is no object is refused by its shape).
             let mut built = Builder::new(self.body, &mut self.scratch);
             s.value_built(ITEM, &mut built)?;
             let value = core::mem::take(&mut built.value);
@@ -576,13 +577,10 @@ impl<'a> Items<'a> for Build<'a> {
         Ok(())
     }
 
-    fn other(&mut self, key: Option<ItemKey>, value: RawJson<'a>) {
-        match key {
-            Some(ItemKey::MimeType) => self.mime_type = None,
-            Some(ItemKey::Meta) => {
-                self.meta = (!value.is_null()).then(|| object(value, self.body));
-            }
-            _ => {}
+    fn other(&mut self, key: Option<ItemKey>, _: RawJson<'a>) {
+        // (`_meta` is built by `value`, never handed here.)
+        if key == Some(ItemKey::MimeType) {
+            self.mime_type = None;
         }
     }
 
