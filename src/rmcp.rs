@@ -518,9 +518,8 @@ fn raw_built<'a>(
     if s.field_take(field)? != Take::Raw {
         return Ok(None);
     }
-    let mut built = Builder::new(body, scratch);
-    let raw = s.value_built(TOP, &mut built)?;
-    *slot = Some(core::mem::take(&mut built.value));
+    let (raw, value) = Builder::build(s, TOP, body, scratch)?;
+    *slot = Some(value);
     Ok(Some(raw))
 }
 
@@ -566,9 +565,7 @@ impl<'a> Items<'a> for Build<'a> {
         if key == Some(ItemKey::Meta) {
             // Built as it is checked: `null` is absent (an item whose
             // `_meta` is no object is refused by its shape).
-            let mut built = Builder::new(self.body, &mut self.scratch);
-            s.value_built(ITEM, &mut built)?;
-            let value = core::mem::take(&mut built.value);
+            let (_, value) = Builder::build(s, ITEM, self.body, &mut self.scratch)?;
             self.meta = (!value.is_null()).then(|| members(value));
             return Ok(());
         }
@@ -1023,15 +1020,25 @@ enum Container {
 }
 
 impl<'s, 'b> Builder<'s, 'b> {
-    fn new(body: Text<'b>, scratch: &'s mut Vec<u8>) -> Self {
-        Self {
+    /// The value at `s` (after whitespace), with `open` containers open
+    /// around it, checked by the validating walk ([`Cursor::value_built`])
+    /// and built as it is checked: its text and its `Value`.
+    fn build<'a>(
+        s: &mut Cursor<'a>,
+        open: usize,
+        body: Text<'b>,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<(RawJson<'a>, Value), BodyError> {
+        let mut built = Self {
             body,
             scratch,
             open: None,
             key: String::new(),
             outer: Vec::new(),
             value: Value::Null,
-        }
+        };
+        let raw = s.value_built(open, &mut built)?;
+        Ok((raw, built.value))
     }
 
     /// `value` into the container open last, or as the whole value.
@@ -1363,9 +1370,12 @@ mod tests {
             for input in inputs {
                 // Built as checked, and checked alone: the same answer,
                 // the same end.
-                let mut built = Builder::new(Text::of(&input), &mut scratch);
                 let mut s = Cursor::new(&input);
-                let walked = s.value_built(0, &mut built).map(|_| s.pos);
+                let built = Builder::build(&mut s, 0, Text::of(&input), &mut scratch);
+                let (walked, value) = match built {
+                    Ok((_, value)) => (Ok(s.pos), value),
+                    Err(e) => (Err(e), Value::Null),
+                };
                 let mut alone = Cursor::new(&input);
                 assert_eq!(
                     walked,
@@ -1373,7 +1383,6 @@ mod tests {
                     "{:?}",
                     String::from_utf8_lossy(&input)
                 );
-                let value = core::mem::take(&mut built.value);
                 if let Ok(end) = walked {
                     let prefix = serde_json::from_slice::<Value>(&input[..end]);
                     assert_eq!(
