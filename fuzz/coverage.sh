@@ -56,8 +56,14 @@ for build in $builds; do
         corpora=("fuzz/corpus/$t")
         [ "${CORPUS:-}" = work ] && [ -d "fuzz/work/$t" ] && corpora+=("fuzz/work/$t")
         rm -rf "fuzz/coverage/$t" # its raw profiles would add up across runs
-        RUSTFLAGS="$flags" cargo fuzz coverage --target-dir "$dir" "$t" "${corpora[@]}" >/dev/null 2>&1 \
-            || { echo "coverage: cargo fuzz coverage $t ($build build) failed" >&2; exit 1; }
+        log="fuzz/coverage/$t.$build.log"
+        mkdir -p fuzz/coverage
+        RUSTFLAGS="$flags" cargo fuzz coverage --target-dir "$dir" "$t" "${corpora[@]}" >"$log" 2>&1 || {
+            echo "coverage: cargo fuzz coverage $t ($build build) failed; the end of its output ($log):" >&2
+            tail -n 40 "$log" >&2
+            df -h . >&2
+            exit 1
+        }
         "$tools/llvm-cov" export "$dir/$host/release/$t" \
             -instr-profile="fuzz/coverage/$t/coverage.profdata" \
             -format=lcov -ignore-filename-regex="$ignore" >"$lcov/$t.$build.lcov"

@@ -148,12 +148,21 @@ const fn frame_offset(e: &FrameError) -> usize {
     }
 }
 
+/// A validator's or reader's `Debug` says how many bytes it was fed (its
+/// position), whatever state the input left it in.
+fn shows_fed(v: &impl std::fmt::Debug, fed: usize, input: &[u8], cuts: &[usize]) {
+    let shown = format!("{v:?}");
+    if !shown.contains(&format!("fed: {fed},")) {
+        fail(&format!("Debug {shown} after {fed} bytes"), input, cuts);
+    }
+}
+
 /// The validator's answer on `input` cut at `cuts`, checking on the way that
 /// `fed()` counts the bytes, that `tag()` is the first byte's, that an error
 /// names a byte already fed (or the end) and that it sticks.
 fn validate_frame(input: &[u8], cuts: &[usize]) -> Result<Tag, FrameError> {
     let chunks = pieces(input, cuts);
-    let mut v = FrameValidator::new();
+    let mut v = FrameValidator::default();
     let mut fed = 0;
     for (i, chunk) in chunks.iter().enumerate() {
         fed += chunk.len();
@@ -178,6 +187,7 @@ fn validate_frame(input: &[u8], cuts: &[usize]) -> Result<Tag, FrameError> {
                 cuts,
             );
         }
+        shows_fed(&v, fed, input, cuts);
         let tag = input
             .first()
             .filter(|_| fed > 0)
@@ -201,7 +211,7 @@ fn validate_frame(input: &[u8], cuts: &[usize]) -> Result<Tag, FrameError> {
 
 fn validate_request(input: &[u8], cuts: &[usize]) -> Result<(), BodyError> {
     let chunks = pieces(input, cuts);
-    let mut v = RequestValidator::new();
+    let mut v = RequestValidator::default();
     let mut fed = 0;
     for (i, chunk) in chunks.iter().enumerate() {
         fed += chunk.len();
@@ -226,6 +236,7 @@ fn validate_request(input: &[u8], cuts: &[usize]) -> Result<(), BodyError> {
                 cuts,
             );
         }
+        shows_fed(&v, fed, input, cuts);
     }
     let answer = v.finish();
     if let Err(e) = answer
@@ -531,7 +542,7 @@ impl Collect {
 /// together.
 fn read(input: &[u8], cuts: &[usize]) -> (Result<Tag, FrameError>, Collect) {
     let mut c = Collect::default();
-    let mut r = Reader::<BLOB_BUF>::sized();
+    let mut r = Reader::<BLOB_BUF>::default();
     let mut answer = Ok(());
     let mut fed = 0;
     for chunk in pieces(input, cuts) {
@@ -551,12 +562,46 @@ fn read(input: &[u8], cuts: &[usize]) -> (Result<Tag, FrameError>, Collect) {
                 cuts,
             );
         }
+        shows_fed(&r, fed, input, cuts);
     }
     let answer = match answer {
         Ok(()) => r.finish(|e| c.on(e)),
         Err(e) => Err(e),
     };
+    after_the_end(&mut r, answer, input, cuts);
     (answer, c)
+}
+
+/// After its answer a reader gives it again: `finish` returns it, `feed`
+/// returns its error, or for a frame that ended, accepts an empty chunk and
+/// calls a byte more a trailing character at the frame's end. No event comes.
+fn after_the_end(
+    r: &mut Reader<BLOB_BUF>,
+    answer: Result<Tag, FrameError>,
+    input: &[u8],
+    cuts: &[usize],
+) {
+    let mut none = |_: Event<'_>| fail("an event after the answer", input, cuts);
+    if r.finish(&mut none) != answer {
+        fail("finish after the answer gave another", input, cuts);
+    }
+    let empty = r.feed(b"", &mut none);
+    let more = r.feed(b" ", &mut none);
+    let agrees = match answer {
+        Ok(_) => {
+            empty.is_ok()
+                && matches!(more, Err(FrameError::Body(e))
+                    if e.kind() == BodyErrorKind::TrailingCharacters && e.offset() == input.len())
+        }
+        Err(e) => empty == Err(e) && more == Err(e),
+    };
+    if !agrees {
+        fail(
+            &format!("after {answer:?}: feed(\"\") = {empty:?}, feed(\" \") = {more:?}"),
+            input,
+            cuts,
+        );
+    }
 }
 
 /// The reader on `cuts` gives the validator's answer on the same cuts and,
