@@ -413,14 +413,17 @@ pub(crate) fn unescape_rest(
             match bytes.get(p) {
                 Some(b'"') => return Some((p, w)),
                 Some(b'\\') => {
-                    let (c, next) = lex::escape_char(bytes, p)?;
-                    if c.is_ascii() {
-                        *out.get_mut(w)? = c as u8;
+                    // A one-character escape is its byte, from the table;
+                    // `\uXXXX` the general way.
+                    if let Some(c) = bytes.get(p + 1).and_then(|&e| lex::escape(e)) {
+                        *out.get_mut(w)? = c;
                         w += 1;
+                        at = p + 2;
                     } else {
+                        let (c, next) = lex::escape_char(bytes, p)?;
                         w += c.encode_utf8(out.get_mut(w..)?).len();
+                        at = next;
                     }
-                    at = next;
                     // An escape right after an escape (`\\uXXXX` text, as
                     // Python's `json.dumps` writes non-ASCII) is taken
                     // without a block's reload.
