@@ -338,11 +338,19 @@ fn escape_whole(b: &[u8], j: usize, full: bool) -> Option<usize> {
 #[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn escape_char(b: &[u8], j: usize) -> Option<(char, usize)> {
-    let e = *b.get(j + 1)?;
-    if let Some(c) = escape(e) {
+    if let Some(c) = escape(*b.get(j + 1)?) {
         return Some((char::from(c), j + 2));
     }
-    if e != b'u' {
+    unicode_escape_char(b, j)
+}
+
+/// [`escape_char`] past its one-character escapes: `\uXXXX` (a high
+/// surrogate with its low one) decoded, `None` for anything else. For a
+/// caller that has looked the escape's letter up in the table already.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn unicode_escape_char(b: &[u8], j: usize) -> Option<(char, usize)> {
+    if *b.get(j + 1)? != b'u' {
         return None;
     }
     let unit = |at: usize| hex4(b.get(at..)?).ok();

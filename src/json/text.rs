@@ -346,7 +346,7 @@ pub(crate) fn next_mark(bytes: &[u8], mut at: usize) -> Option<usize> {
 /// (`rmcp::one_pass`), which has pushed the text before index `at` (a mark
 /// of the text: an escape, or the closing quote) as the first `w` bytes of
 /// `out`. From `at` it takes the rest of the text as [`run`] does with
-/// `full` (every escape checked and decoded by [`lex::escape_char`],
+/// `full` (every escape checked and decoded as [`lex::escape_char`] does,
 /// surrogates paired, a control byte refused) and writes it unescaped after
 /// them: `out` is grown to `w` and the rest of `bytes` (zeroed: the lane
 /// writes into a slice; unescaping never lengthens text). Returns the index
@@ -420,7 +420,7 @@ pub(crate) fn unescape_rest(
                         w += 1;
                         at = p + 2;
                     } else {
-                        let (c, next) = lex::escape_char(bytes, p)?;
+                        let (c, next) = lex::unicode_escape_char(bytes, p)?;
                         w += c.encode_utf8(out.get_mut(w..)?).len();
                         at = next;
                     }
