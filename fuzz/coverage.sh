@@ -56,8 +56,7 @@ for build in $builds; do
         corpora=("fuzz/corpus/$t")
         [ "${CORPUS:-}" = work ] && [ -d "fuzz/work/$t" ] && corpora+=("fuzz/work/$t")
         rm -rf "fuzz/coverage/$t" # its raw profiles would add up across runs
-        log="fuzz/coverage/$t.$build.log"
-        mkdir -p fuzz/coverage
+        log="fuzz/coverage/$t.$build.log" # fuzz/coverage exists: $lcov is in it
         RUSTFLAGS="$flags" cargo fuzz coverage --target-dir "$dir" "$t" "${corpora[@]}" >"$log" 2>&1 || {
             echo "coverage: cargo fuzz coverage $t ($build build) failed; the end of its output ($log):" >&2
             tail -n 40 "$log" >&2
