@@ -1007,11 +1007,19 @@ struct Builder<'s, 'b> {
     /// In an object, the key whose value comes next.
     key: String,
     /// The containers open around it, outermost first, each with the key
-    /// its inner container is the value of.
-    outer: Vec<(Container, String)>,
+    /// its inner container is the value of: the first [`NEAR`] levels on
+    /// the stack (a `_meta` nests a level or two: no allocation that the
+    /// values themselves do not make), deeper ones in `deep`.
+    outer: heapless::Vec<(Container, String), NEAR>,
+    /// The open containers past the first [`NEAR`] levels.
+    deep: Vec<(Container, String)>,
     /// The value, once whole.
     value: Value,
 }
+
+/// The levels of containers a [`Builder`] holds open around its innermost
+/// without an allocation.
+const NEAR: usize = 4;
 
 /// A container being built.
 enum Container {
@@ -1034,7 +1042,8 @@ impl<'s, 'b> Builder<'s, 'b> {
             scratch,
             open: None,
             key: String::new(),
-            outer: Vec::new(),
+            outer: heapless::Vec::new(),
+            deep: Vec::new(),
             value: Value::Null,
         };
         let raw = s.value_built(open, &mut built)?;
@@ -1065,13 +1074,16 @@ impl<'a> ValueSink<'a> for Builder<'_, '_> {
             Container::Array(Vec::new())
         };
         if let Some(outer) = self.open.replace(open) {
-            self.outer.push((outer, core::mem::take(&mut self.key)));
+            let level = (outer, core::mem::take(&mut self.key));
+            if let Err(level) = self.outer.push(level) {
+                self.deep.push(level);
+            }
         }
     }
 
     #[inline]
     fn close(&mut self) {
-        let inner = match self.outer.pop() {
+        let inner = match self.deep.pop().or_else(|| self.outer.pop()) {
             Some((outer, key)) => {
                 self.key = key;
                 self.open.replace(outer)
@@ -1348,6 +1360,7 @@ mod tests {
             r#""a\u0000b""#,
             r#"{"a":01}"#,
             "\"caf\u{e9} \u{2603}\"",
+            r#"{"a":[{"b":[{"c":[1,{"d":"e","f":[]}],"g":{}}],"h":"i"}],"j":2}"#,
             &deep,
         ]
         .iter()
