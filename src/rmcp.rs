@@ -339,7 +339,12 @@ struct Build<'a> {
 /// unescaped after it a block at a time ([`text::unescape_rest`]), then
 /// copied from there after one simdutf8 check (safe code makes a `String`
 /// from bytes no other way).
-#[inline]
+///
+/// Inlined into its two callers (the items' strings and the value
+/// builder's): as a call, its prologue and its answer's trip through the
+/// stack cost 1 to 2 % of the path in instructions (small, error and
+/// request frames, medium and the sets).
+#[inline(always)]
 fn one_pass(
     body: Text<'_>,
     scratch: &mut Vec<u8>,
