@@ -438,14 +438,30 @@ pub(crate) fn unescape_rest(
             plain = 0;
             // Below 16: the mask has a bit per byte of the block.
             let n = (marks.trailing_zeros() & 15) as usize;
-            // A one-character escape is its byte, from the table; the
-            // window holds its letter.
-            if window.get(n) == Some(&b'\\')
-                && let Some(c) = window.get(n + 1).and_then(|&e| lex::escape(e))
-            {
-                *room.get_mut(n)? = c;
-                src = src.get(n + 2..)?;
-                dst = core::mem::take(&mut dst).get_mut(n + 1..)?;
+            // The escapes from the mark on, as many as follow one another
+            // (`\n\t` in code, `\u00e9\u00e8` from Python's `json.dumps`),
+            // decided from the window with no reload between them (a
+            // reload is a longer chain of dependent steps than a byte's
+            // test): a one-character escape is its byte, from the table;
+            // `\uXXXX` (a pair at most 12 bytes) its character.
+            let (mut i, mut o) = (n, n);
+            while i < 20 && window.get(i) == Some(&b'\\') {
+                if let Some(c) = window.get(i + 1).and_then(|&e| lex::escape(e)) {
+                    *room.get_mut(o)? = c;
+                    i += 2;
+                    o += 1;
+                } else if let Some((c, next)) = lex::unicode_escape_char(window, i) {
+                    o += c.encode_utf8(room.get_mut(o..)?).len();
+                    i = next;
+                } else {
+                    // Not valid, or cut by the window's end: the general
+                    // way below decides.
+                    break;
+                }
+            }
+            if i > n {
+                src = src.get(i..)?;
+                dst = core::mem::take(&mut dst).get_mut(o..)?;
                 continue;
             }
             src = src.get(n..)?;
