@@ -469,7 +469,9 @@ pub(crate) fn unescape_rest(
             dst = core::mem::take(&mut dst).get_mut(n..)?;
         } else {
             // The last bytes, and microcontrollers: a byte at a time (the
-            // end of the input inside the text is `None`).
+            // end of the input inside the text is `None`). Not through
+            // `next_mark`, which answers the same: inlined here, it
+            // lengthened the block loop (medium +1.2 % instructions).
             let n = src
                 .iter()
                 .position(|&c| matches!(c, b'"' | b'\\') || c < 0x20)?;
@@ -484,6 +486,8 @@ pub(crate) fn unescape_rest(
             match src.first() {
                 Some(b'"') => return Some((bytes.len() - src.len(), total - dst.len())),
                 Some(b'\\') => {
+                    // Decoded as the window's loop above decodes (one
+                    // helper for both cost medium 4.6 % more instructions).
                     let (k, taken) = match src.get(1).and_then(|&e| lex::escape(e)) {
                         Some(c) => {
                             *dst.first_mut()? = c;
