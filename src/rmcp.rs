@@ -1057,6 +1057,26 @@ impl<'s, 'b> Builder<'s, 'b> {
         Ok((raw, built.value))
     }
 
+    /// A string that [`one_pass`] did not take: not valid (the lexeme
+    /// names the defect), or in a body that is not text.
+    #[inline(never)]
+    fn general_string(&mut self, s: &mut Cursor<'_>, key: bool) -> Result<(), BodyError> {
+        let text = s.string(true)?;
+        let text = self.body.string(text);
+        self.keep(text, key);
+        Ok(())
+    }
+
+    /// A string read: the key of the value that comes next, or a value.
+    #[inline(always)]
+    fn keep(&mut self, text: String, key: bool) {
+        if key {
+            self.key = text;
+        } else {
+            self.put(Value::String(text));
+        }
+    }
+
     /// `value` into the container open last, or as the whole value.
     #[inline]
     fn put(&mut self, value: Value) {
@@ -1105,23 +1125,11 @@ impl<'a> ValueSink<'a> for Builder<'_, '_> {
     }
 
     fn string(&mut self, s: &mut Cursor<'a>, key: bool) -> Result<(), BodyError> {
-        let text = match one_pass(self.body, self.scratch, s.buf, s.pos + 1) {
-            Some((text, quote)) => {
-                s.pos = quote + 1;
-                text
-            }
-            // Not valid (the lexeme names the defect), or a body that is
-            // not text.
-            None => {
-                let text = s.string(true)?;
-                self.body.string(text)
-            }
+        let Some((text, quote)) = one_pass(self.body, self.scratch, s.buf, s.pos + 1) else {
+            return self.general_string(s, key);
         };
-        if key {
-            self.key = text;
-        } else {
-            self.put(Value::String(text));
-        }
+        s.pos = quote + 1;
+        self.keep(text, key);
         Ok(())
     }
 
