@@ -126,7 +126,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(func), Some(input)) = (args.next(), args.next()) else {
         eprintln!(
-            "usage: ic <function|size|calls|dump> <small|medium|error|request|dense_1m|plain_1m|blob_64k|varied|sdk> [calls]"
+            "usage: ic <function|size|calls|dump> <small|medium|error|request|dense_1m|plain_1m|blob_64k|varied|sdk|@FILE> [calls]"
         );
         eprintln!(
             "functions: {}",
@@ -144,7 +144,11 @@ fn main() {
         "blob_64k" => inputs::blob_64k(),
         "varied" => set(&inputs::varied()),
         "sdk" => set(&inputs::sdk()),
-        other => panic!("unknown input {other}"),
+        // Any one frame, from a file (`ic dump medium > f`, edited).
+        other => match other.strip_prefix('@') {
+            Some(path) => std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}")),
+            None => panic!("unknown input {other}"),
+        },
     };
     let mut calls = if bytes.len() > 10_000 { N / 100 } else { N };
     if let Some(n) = args.next() {
